@@ -1,0 +1,56 @@
+"""What every bot policy offers, and how its choice becomes a command."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Protocol
+
+from domain.cards import Card
+from domain.commands import ChooseMoon, PassCards, PlayCard, Secret
+from domain.rules import MoonRule
+from domain.state import Status
+from domain.views import MatchView
+
+
+class Policy(Protocol):
+    """A bot: it sees only its seat's view, and draws chance only from `rng`."""
+
+    name: str
+    version: str
+
+    def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]: ...
+
+    def choose_play(self, view: MatchView, rng: Random) -> Card: ...
+
+    def choose_moon(self, view: MatchView, rng: Random) -> MoonRule: ...
+
+
+class UnknownPolicy(ValueError):
+    """No bot of that name."""
+
+
+def policy_named(name: str) -> Policy:
+    from domain.bots.heuristic import HeuristicPolicy
+    from domain.bots.random_policy import RandomPolicy
+
+    policies: dict[str, Policy] = {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+    try:
+        return policies[name]
+    except KeyError:
+        raise UnknownPolicy(f"no bot named {name!r}; known: {', '.join(policies)}") from None
+
+
+def bot_command(view: MatchView, policy: Policy, rng: Random,
+                secret: Secret) -> PassCards | PlayCard | ChooseMoon | None:
+    """The command the view's seat gives now, or None when the match does not wait for it."""
+    you = view.you
+    if you is None or you.seat not in view.to_act:
+        return None
+    signature = f"{policy.name}/{policy.version}"
+    if view.status is Status.PASSING:
+        return PassCards(you.seat, tuple(policy.choose_pass(view, rng)), signature)
+    if view.status is Status.PLAYING:
+        return PlayCard(you.seat, policy.choose_play(view, rng), secret, signature)
+    if view.status is Status.MOON_CHOICE:
+        return ChooseMoon(you.seat, policy.choose_moon(view, rng), secret, signature)
+    return None

@@ -1,0 +1,156 @@
+"""The heuristic bot: a competent player's rules of thumb, with no search."""
+
+from __future__ import annotations
+
+from random import Random
+
+from domain.bots.knowledge import Knowledge, knowledge, moon_threat
+from domain.cards import QUEEN_OF_SPADES, Card, Suit, penalty
+from domain.rules import MoonRule
+from domain.table import MOON_POINTS, SEATS
+from domain.views import MatchView
+
+ACE, KING, QUEEN = 14, 13, 12
+
+
+class HeuristicPolicy:
+    name = "heuristic"
+    version = "1"
+
+    def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
+        assert view.you is not None
+        hand = list(view.you.hand)
+        k = knowledge(view)
+        if _carries_moon(k):
+            ranked = sorted(hand, key=lambda c: (c.suit is Suit.HEARTS, c.rank))
+        else:
+            ranked = sorted(hand, key=lambda c: -_pass_danger(c, hand))
+        a, b, c = ranked[:3]
+        return a, b, c
+
+    def choose_play(self, view: MatchView, rng: Random) -> Card:
+        assert view.you is not None and view.trick is not None
+        legal = list(view.you.legal)
+        if len(legal) == 1:
+            return legal[0]
+        k = knowledge(view)
+        plays = [(p.seat, p.card) for p in view.trick.plays]
+        if not plays:
+            return _lead(k, legal)
+        led = plays[0][1].suit
+        if legal[0].suit is led:
+            return _follow(k, legal, plays)
+        return _discard(k, legal, plays)
+
+    def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
+        assert view.you is not None
+        me = view.you.seat
+        after_add = [t if s == me else t + MOON_POINTS for s, t in enumerate(view.totals)]
+        others_low = min(t for s, t in enumerate(after_add) if s != me)
+        # Adding to the others ends the match sooner: good when it leaves us alone in front.
+        if after_add[me] < others_low:
+            return MoonRule.ADD_TO_OTHERS
+        return MoonRule.SUBTRACT_FROM_SELF
+
+
+def _pass_danger(card: Card, hand: list[Card]) -> float:
+    spades = [c for c in hand if c.suit is Suit.SPADES]
+    suit_length = sum(1 for c in hand if c.suit is card.suit)
+    if card is QUEEN_OF_SPADES:
+        return 100 if len(spades) < 5 else 10
+    if card.suit is Suit.SPADES and card.rank > QUEEN:
+        return 90 if QUEEN_OF_SPADES not in hand or len(spades) < 5 else 20
+    if card.suit is Suit.SPADES:
+        return card.rank * 0.5  # low spades guard against the queen: keep them
+    if card.suit is Suit.HEARTS:
+        return 40 + card.rank * 3 if card.rank >= 10 else card.rank * 2
+    short_bonus = 15 if suit_length <= 3 else 0  # voiding a side suit lets us dump later
+    return card.rank * 3 + short_bonus
+
+
+def _carries_moon(k: Knowledge) -> bool:
+    """A hand that can take every trick but one or two, long in high hearts."""
+    hearts = [c for c in k.hand if c.suit is Suit.HEARTS]
+    return len(hearts) >= 5 and k.losers() <= 1 and sum(k.points) == k.points[k.seat]
+
+
+def _shooting(k: Knowledge) -> bool:
+    others = sum(k.points) - k.points[k.seat]
+    return others == 0 and k.losers() <= 1 and (k.points[k.seat] > 0 or _carries_moon(k))
+
+
+def _winning(plays: list[tuple[int, Card]]) -> tuple[int, Card]:
+    led = plays[0][1].suit
+    return max((p for p in plays if p[1].suit is led), key=lambda p: p[1].rank)
+
+
+def _lead(k: Knowledge, legal: list[Card]) -> Card:
+    if _shooting(k):
+        return max(legal, key=lambda c: (k.higher_unseen(c) == 0, c.rank))
+    threat = moon_threat(k)
+    hearts = [c for c in legal if c.suit is Suit.HEARTS]
+    if threat is not None and hearts:
+        return max(hearts, key=lambda c: c.rank)  # win a heart back to stop the moon
+    return min(legal, key=lambda c: _lead_risk(k, c))
+
+
+def _lead_risk(k: Knowledge, card: Card) -> tuple[int, int]:
+    risk = 0
+    if k.higher_unseen(card) == 0:
+        risk += 100  # we would surely win it
+    if card.suit is Suit.SPADES and k.queen_out and card.rank > QUEEN:
+        risk += 60  # the queen may fall on it
+    if card is QUEEN_OF_SPADES:
+        risk += 80
+    if card.suit is Suit.SPADES and QUEEN_OF_SPADES not in k.hand and card.rank < QUEEN:
+        risk -= 5  # low spades flush the queen out
+    if card.suit is Suit.HEARTS:
+        risk += 10
+    if any(card.suit in v for s, v in enumerate(k.voids) if s != k.seat):
+        risk += 30  # someone will discard points on it
+    return risk, card.rank
+
+
+def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> Card:
+    winner_seat, top = _winning(plays)
+    trick_points = sum(penalty(c) for _, c in plays)
+    last = len(plays) == SEATS - 1
+    under = [c for c in legal if c.rank < top.rank]
+    over = [c for c in legal if c.rank > top.rank]
+    threat = moon_threat(k)
+    if _shooting(k) and over:
+        return max(over, key=lambda c: c.rank)
+    if threat is not None and threat == winner_seat and trick_points and over:
+        return max(over, key=lambda c: c.rank)  # take points away from the shooter
+    if QUEEN_OF_SPADES in legal and top.suit is Suit.SPADES and top.rank > QUEEN:
+        return QUEEN_OF_SPADES  # someone else's ace or king takes the queen
+    if under:
+        safe = [c for c in under if c is not QUEEN_OF_SPADES] or under
+        return max(safe, key=lambda c: c.rank)
+    no_queen = [c for c in legal if c is not QUEEN_OF_SPADES] or legal
+    if last:
+        return max(no_queen, key=lambda c: c.rank)  # we take it anyway: shed the highest
+    return min(no_queen, key=lambda c: c.rank)  # a later seat may still go over us
+
+def _discard(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> Card:
+    winner_seat, _ = _winning(plays)
+    threat = moon_threat(k)
+    if _shooting(k):
+        return min(legal, key=lambda c: (c.suit is Suit.HEARTS, c.rank))
+    if threat is not None and threat == winner_seat:
+        clean = [c for c in legal if penalty(c) == 0]
+        if clean:
+            return max(clean, key=lambda c: c.rank)  # give the shooter nothing
+    if QUEEN_OF_SPADES in legal:
+        return QUEEN_OF_SPADES
+    high_spades = [c for c in legal if c.suit is Suit.SPADES and c.rank > QUEEN]
+    if high_spades and k.queen_out:
+        return max(high_spades, key=lambda c: c.rank)
+    hearts = [c for c in legal if c.suit is Suit.HEARTS]
+    if hearts:
+        return max(hearts, key=lambda c: c.rank)
+    return max(legal, key=lambda c: (c.rank - 2 * _suit_length(k, c.suit), c.rank))
+
+
+def _suit_length(k: Knowledge, suit: Suit) -> int:
+    return sum(1 for c in k.hand if c.suit is suit)

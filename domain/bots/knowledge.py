@@ -1,0 +1,69 @@
+"""What a seat can work out from its view: cards gone, cards unseen, who is void, moons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from domain.cards import QUEEN_OF_SPADES, Card, Suit
+from domain.table import SEATS, deck
+from domain.views import MatchView
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    seat: int
+    hand: frozenset[Card]
+    played: frozenset[Card]
+    unseen: frozenset[Card]
+    voids: tuple[frozenset[Suit], ...]
+    points: tuple[int, ...]
+
+    @property
+    def queen_out(self) -> bool:
+        """True while the queen of spades is still to be played by someone else."""
+        return QUEEN_OF_SPADES in self.unseen
+
+    def higher_unseen(self, card: Card) -> int:
+        return sum(1 for c in self.unseen if c.suit is card.suit and c.rank > card.rank)
+
+    def losers(self, cards: Iterable[Card] | None = None) -> int:
+        """How many of `cards` (the hand) could lose a trick to a card someone else holds."""
+        count = 0
+        for suit in Suit:
+            mine = sorted((c for c in (cards or self.hand) if c.suit is suit), reverse=True)
+            for position, card in enumerate(mine):
+                if self.higher_unseen(card) > position:
+                    count += 1
+        return count
+
+
+def knowledge(view: MatchView) -> Knowledge:
+    assert view.you is not None
+    hand = frozenset(view.you.hand)
+    played: set[Card] = set()
+    voids: list[set[Suit]] = [set() for _ in range(SEATS)]
+    for trick in view.tricks:
+        led = trick.plays[0].card.suit
+        for play in trick.plays:
+            played.add(play.card)
+            if play.card.suit is not led:
+                voids[play.seat].add(led)
+    if view.trick is not None and view.trick.plays:
+        led = view.trick.plays[0].card.suit
+        for play in view.trick.plays:
+            played.add(play.card)
+            if play.card.suit is not led:
+                voids[play.seat].add(led)
+    unseen = frozenset(deck()) - hand - played
+    return Knowledge(view.you.seat, hand, frozenset(played), unseen,
+                     tuple(frozenset(v) for v in voids), view.round_points)
+
+
+def moon_threat(k: Knowledge, min_points: int = 10) -> int | None:
+    """Another seat that has taken every point so far, and enough of them to be dangerous."""
+    total = sum(k.points)
+    for seat, taken in enumerate(k.points):
+        if seat != k.seat and taken == total and taken >= min_points:
+            return seat
+    return None

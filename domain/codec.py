@@ -1,0 +1,116 @@
+"""Events to plain JSON data and back, exactly; and the canonical JSON spelling."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from domain.cards import Card, parse_card
+from domain.events import (
+    EVENT_TYPES,
+    CardPlayed,
+    Event,
+    MatchCreated,
+    MatchEnded,
+    MoonChosen,
+    MoonShot,
+    PassChosen,
+    PassesExchanged,
+    RoundDealt,
+    RoundScored,
+    SeatSpec,
+    TrickTaken,
+)
+from domain.passing import PassDirection
+from domain.rules import MoonRule, Rules
+
+Data = dict[str, Any]
+
+
+class BadEventData(ValueError):
+    """Stored data that does not decode into the event type it claims to be."""
+
+
+def canonical_json(value: Any) -> str:
+    """One spelling per value: sorted keys, no spaces, UTF-8 as is."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _hand(texts: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(t) for t in texts)
+
+
+def _seat_data(seat: SeatSpec) -> Data:
+    return {"name": seat.name, "bot": seat.bot}
+
+
+_ENCODE: dict[type, Callable[[Any], Data]] = {
+    MatchCreated: lambda e: {
+        "match_id": e.match_id, "rules": e.rules.to_json(),
+        "seats": [_seat_data(s) for s in e.seats], "client_seed": e.client_seed,
+        "seed_commitment": e.seed_commitment, "given_decks": e.given_decks,
+        "created_at": e.created_at},
+    RoundDealt: lambda e: {
+        "round": e.round, "dealer": e.dealer, "pass_direction": e.pass_direction.value,
+        "hands": [_cards(h) for h in e.hands]},
+    PassChosen: lambda e: {"seat": e.seat, "cards": _cards(e.cards), "bot": e.bot},
+    PassesExchanged: lambda e: {"received": [_cards(h) for h in e.received]},
+    CardPlayed: lambda e: {"seat": e.seat, "card": str(e.card), "bot": e.bot},
+    TrickTaken: lambda e: {
+        "round": e.round, "trick": e.trick, "winner": e.winner, "points": e.points},
+    MoonShot: lambda e: {"round": e.round, "seat": e.seat},
+    MoonChosen: lambda e: {
+        "round": e.round, "seat": e.seat, "choice": e.choice.value, "bot": e.bot},
+    RoundScored: lambda e: {
+        "round": e.round, "points": list(e.points), "scores": list(e.scores),
+        "totals": list(e.totals), "moon": e.moon, "sun": e.sun, "jack": e.jack},
+    MatchEnded: lambda e: {
+        "winner": e.winner, "totals": list(e.totals), "server_seed": e.server_seed,
+        "decks": [_cards(d) for d in e.decks]},
+}
+
+_DECODE: dict[type, Callable[[Data], Any]] = {
+    MatchCreated: lambda d: MatchCreated(
+        d["match_id"], Rules.from_mapping(d["rules"]),
+        tuple(SeatSpec(s["name"], s["bot"]) for s in d["seats"]), d["client_seed"],
+        d["seed_commitment"], d["given_decks"], d["created_at"]),
+    RoundDealt: lambda d: RoundDealt(
+        d["round"], d["dealer"], PassDirection(d["pass_direction"]),
+        tuple(_hand(h) for h in d["hands"])),
+    PassChosen: lambda d: PassChosen(d["seat"], _hand(d["cards"]), d["bot"]),
+    PassesExchanged: lambda d: PassesExchanged(tuple(_hand(h) for h in d["received"])),
+    CardPlayed: lambda d: CardPlayed(d["seat"], parse_card(d["card"]), d["bot"]),
+    TrickTaken: lambda d: TrickTaken(d["round"], d["trick"], d["winner"], d["points"]),
+    MoonShot: lambda d: MoonShot(d["round"], d["seat"]),
+    MoonChosen: lambda d: MoonChosen(d["round"], d["seat"], MoonRule(d["choice"]), d["bot"]),
+    RoundScored: lambda d: RoundScored(
+        d["round"], tuple(d["points"]), tuple(d["scores"]), tuple(d["totals"]), d["moon"],
+        d["sun"], d["jack"]),
+    MatchEnded: lambda d: MatchEnded(
+        d["winner"], tuple(d["totals"]), d["server_seed"], tuple(_hand(h) for h in d["decks"])),
+}
+
+
+def event_type(event: Event) -> str:
+    return type(event).__name__
+
+
+def to_data(event: Event) -> Data:
+    """The event's fields as JSON-ready data (its type name travels beside it)."""
+    return _ENCODE[type(event)](event)
+
+
+def from_data(type_name: str, data: Data) -> Event:
+    """The event of type `type_name` from its data, or BadEventData."""
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise BadEventData(f"unknown event type {type_name!r}")
+    try:
+        return _DECODE[cls](data)  # type: ignore[no-any-return]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadEventData(f"{type_name}: {exc}") from exc

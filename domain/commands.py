@@ -1,0 +1,55 @@
+"""What a person or a bot asks of a match, in the imperative."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.cards import Card
+from domain.events import Hand, SeatSpec
+from domain.rules import MoonRule, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """What decides the deals and stays hidden until the match ends: the seed, any given decks."""
+
+    server_seed: bytes = field(repr=False)
+    decks: tuple[Hand, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateMatch:
+    match_id: str
+    seats: tuple[SeatSpec, ...]
+    rules: Rules
+    client_seed: str
+    secret: Secret
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards:
+    seat: int
+    cards: tuple[Card, ...]
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play a card; the secret is needed in case the play ends a round and deals the next."""
+
+    seat: int
+    card: Card
+    secret: Secret
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMoon:
+    seat: int
+    choice: MoonRule
+    secret: Secret
+    bot: str | None = None
+
+
+Command = CreateMatch | PassCards | PlayCard | ChooseMoon

@@ -1,0 +1,193 @@
+"""decide(state, command) -> events: every rule check lives here."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from typing import Any
+
+from domain.cards import Card, penalty, spell
+from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.errors import IllegalMove, InvalidCommand, Violation
+from domain.events import (
+    CardPlayed,
+    Event,
+    MatchCreated,
+    MatchEnded,
+    MoonChosen,
+    MoonShot,
+    PassChosen,
+    PassesExchanged,
+    RoundDealt,
+    RoundScored,
+    TrickTaken,
+)
+from domain.evolve import evolve
+from domain.legal import play_violation, trick_winner
+from domain.passing import PassDirection, pass_direction, passer_to
+from domain.rules import MoonRule
+from domain.scoring import match_winner, needs_moon_choice, score_round
+from domain.shuffle import deal, is_full_deck, seed_commitment, shuffled_deck
+from domain.state import Match, Round, Status
+from domain.table import SEATS, TRICKS_PER_ROUND
+
+PASS_SIZE = 3
+MAX_NAME = 40
+MAX_CLIENT_SEED = 256
+
+
+def decide(state: Match | None, command: Command) -> list[Event]:
+    """The events that `command` produces, or IllegalMove / InvalidCommand; nothing else."""
+    handler: Callable[[Any, Any], list[Event]] = _DECIDE[type(command)]
+    return handler(state, command)
+
+
+def round_deck(secret: Secret, client_seed: str, number: int) -> tuple[Card, ...]:
+    """The deck of round `number`: a given deck while they last, then the committed shuffle."""
+    if number <= len(secret.decks):
+        return secret.decks[number - 1]
+    return shuffled_deck(secret.server_seed, client_seed, number)
+
+
+def _deal_round(match: Match, secret: Secret, number: int) -> RoundDealt:
+    dealer = (match.rules.first_dealer + number - 1) % SEATS
+    hands = deal(round_deck(secret, match.client_seed, number), dealer)
+    return RoundDealt(number, dealer, pass_direction(number),
+                      tuple(tuple(sorted(h)) for h in hands))
+
+
+def _create(state: Match | None, c: CreateMatch) -> list[Event]:
+    if state is not None:
+        raise IllegalMove(Violation.WRONG_PHASE, "this match already exists")
+    _check_seats(c)
+    if len(c.client_seed) > MAX_CLIENT_SEED:
+        raise InvalidCommand("client_seed", f"at most {MAX_CLIENT_SEED} characters")
+    for i, cards in enumerate(c.secret.decks):
+        if not is_full_deck(cards):
+            raise InvalidCommand(f"decks[{i}]", "must hold each of the 52 cards exactly once")
+    created = MatchCreated(c.match_id, c.rules, c.seats, c.client_seed,
+                           seed_commitment(c.secret.server_seed), len(c.secret.decks),
+                           c.created_at)
+    return [created, _deal_round(evolve(None, created), c.secret, 1)]
+
+
+def _check_seats(c: CreateMatch) -> None:
+    if len(c.seats) != SEATS:
+        raise InvalidCommand("seats", f"exactly {SEATS} seats are needed")
+    for i, seat in enumerate(c.seats):
+        if not seat.name.strip() or len(seat.name) > MAX_NAME:
+            raise InvalidCommand(f"seats[{i}].name", f"1 to {MAX_NAME} characters")
+
+
+def _pass(state: Match | None, c: PassCards) -> list[Event]:
+    rnd = _round_in(state, Status.PASSING, "passes are chosen only before the first lead")
+    _check_seat(c.seat)
+    if rnd.passes[c.seat] is not None:
+        raise IllegalMove(Violation.ALREADY_PASSED, "your pass is chosen and cannot change")
+    cards = tuple(sorted(set(c.cards)))
+    if len(c.cards) != PASS_SIZE or len(cards) != PASS_SIZE:
+        raise IllegalMove(Violation.PASS_NEEDS_THREE_CARDS,
+                          f"choose exactly {PASS_SIZE} different cards")
+    missing = [card for card in cards if card not in rnd.hands[c.seat]]
+    if missing:
+        raise IllegalMove(Violation.CARD_NOT_IN_HAND,
+                          f"{' '.join(spell(missing))} not in your hand")
+    events: list[Event] = [PassChosen(c.seat, cards, c.bot)]
+    passes = list(rnd.passes)
+    passes[c.seat] = cards
+    if all(p is not None for p in passes):
+        events.append(PassesExchanged(_received(passes, rnd.pass_direction)))
+    return events
+
+
+def _received(passes: list[Any], direction: PassDirection) -> tuple[tuple[Card, ...], ...]:
+    return tuple(passes[passer_to(seat, direction)] for seat in range(SEATS))
+
+
+def _play(state: Match | None, c: PlayCard) -> list[Event]:
+    rnd = _round_in(state, Status.PLAYING, "cards are played once the passes are exchanged")
+    assert state is not None
+    _check_seat(c.seat)
+    if rnd.turn != c.seat:
+        raise IllegalMove(Violation.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn to play")
+    violation = play_violation(rnd, state.rules, c.seat, c.card)
+    if violation is not None:
+        raise IllegalMove(violation, _explain(violation, c.card))
+    _check_secret(state, c.secret)
+    events: list[Event] = [CardPlayed(c.seat, c.card, c.bot)]
+    plays = (*((p.seat, p.card) for p in rnd.trick.plays), (c.seat, c.card))
+    if len(plays) < SEATS:
+        return events
+    taken = TrickTaken(rnd.number, rnd.trick_number, trick_winner(plays),
+                       sum(penalty(card) for _, card in plays))
+    events.append(taken)
+    if taken.trick < TRICKS_PER_ROUND:
+        return events
+    after = evolve(evolve(state, events[0]), taken)
+    return events + _end_round(after, c.secret, None)
+
+
+def _explain(violation: Violation, card: Card) -> str:
+    return {
+        Violation.CARD_NOT_IN_HAND: f"{card} is not in your hand",
+        Violation.MUST_LEAD_TWO_OF_CLUBS: "the first trick is led with 2C",
+        Violation.MUST_FOLLOW_SUIT: "you hold the suit led and must follow it",
+        Violation.HEARTS_NOT_BROKEN: "hearts may not be led before they are broken",
+        Violation.NO_POINTS_ON_FIRST_TRICK:
+            "hearts and QS may not be discarded on the first trick while you hold another card",
+    }[violation]
+
+
+def _end_round(m: Match, secret: Secret, choice: MoonRule | None) -> list[Event]:
+    rnd = m.round
+    assert rnd is not None
+    if choice is None:
+        shooter = needs_moon_choice(m.rules, rnd.points, rnd.taken)
+        if shooter is not None:
+            return [MoonShot(rnd.number, shooter)]
+    result = score_round(m.rules, rnd.points, rnd.taken, choice)
+    totals = tuple(t + s for t, s in zip(m.totals, result.scores, strict=True))
+    scored = RoundScored(rnd.number, result.points, result.scores, totals, result.moon,
+                         result.sun, result.jack)
+    winner = match_winner(m.rules, totals, result.scores)
+    if winner is not None:
+        return [scored, MatchEnded(winner, totals, secret.server_seed.hex(), secret.decks)]
+    return [scored, _deal_round(m, secret, rnd.number + 1)]
+
+
+def _choose_moon(state: Match | None, c: ChooseMoon) -> list[Event]:
+    rnd = _round_in(state, Status.MOON_CHOICE, "no moon awaits a choice")
+    assert state is not None
+    if c.seat != state.moon_shooter:
+        raise IllegalMove(Violation.NOT_YOUR_TURN, "only the shooter chooses how the moon scores")
+    if c.choice is MoonRule.SHOOTER_CHOICE:
+        raise InvalidCommand("choice", "choose add_to_others or subtract_from_self")
+    _check_secret(state, c.secret)
+    chosen = MoonChosen(rnd.number, c.seat, c.choice, c.bot)
+    return [chosen, *_end_round(evolve(state, chosen), c.secret, c.choice)]
+
+
+def _round_in(state: Match | None, status: Status, why: str) -> Round:
+    if state is None or state.round is None:
+        raise IllegalMove(Violation.WRONG_PHASE, "there is no such match")
+    if state.status is not status:
+        raise IllegalMove(Violation.WRONG_PHASE, f"{why}; the match is {state.status.value}")
+    return state.round
+
+
+def _check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise InvalidCommand("seat", f"a seat is 0 to {SEATS - 1}")
+
+
+def _check_secret(state: Match, secret: Secret) -> None:
+    # A wrong seed would deal rounds that the published commitment does not cover.
+    if not hmac.compare_digest(seed_commitment(secret.server_seed), state.seed_commitment):
+        raise InvalidCommand("secret", "the secret does not match the match's commitment")
+    if len(secret.decks) != state.given_decks:
+        raise InvalidCommand("secret", "the given decks do not match the match")
+
+
+_DECIDE: dict[type, Callable[[Any, Any], list[Event]]] = {
+    CreateMatch: _create, PassCards: _pass, PlayCard: _play, ChooseMoon: _choose_moon,
+}

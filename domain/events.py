@@ -1,0 +1,123 @@
+"""Every fact of a match, in the past tense. A match is nothing but these, in order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.cards import Card
+from domain.passing import PassDirection
+from domain.rules import MoonRule, Rules
+
+Hand = tuple[Card, ...]
+Scores = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits in a seat: a person's name, or a bot's name and policy."""
+
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCreated:
+    match_id: str
+    rules: Rules
+    seats: tuple[SeatSpec, ...]
+    client_seed: str
+    seed_commitment: str
+    given_decks: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDealt:
+    """A round's deal: secret to each seat until the round is over."""
+
+    round: int
+    dealer: int
+    pass_direction: PassDirection
+    hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PassChosen:
+    """A seat set three cards aside: secret to it until the exchange, then to its receiver."""
+
+    seat: int
+    cards: Hand
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PassesExchanged:
+    """All four passes handed over at once; `received[s]` is secret to seat s."""
+
+    received: tuple[Hand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    round: int
+    trick: int
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoonShot:
+    """Under `moon: shooter_choice`, the shooter must now choose how the moon scores."""
+
+    round: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoonChosen:
+    round: int
+    seat: int
+    choice: MoonRule
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    """`points` are the raw points taken; `scores` what each seat adds after moon, sun, jack."""
+
+    round: int
+    points: Scores
+    scores: Scores
+    totals: Scores
+    moon: int | None
+    sun: int | None
+    jack: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is won; the seed (and any given decks) are revealed for anyone to check."""
+
+    winner: int
+    totals: Scores
+    server_seed: str
+    decks: tuple[Hand, ...]
+
+
+Event = (
+    MatchCreated | RoundDealt | PassChosen | PassesExchanged | CardPlayed | TrickTaken
+    | MoonShot | MoonChosen | RoundScored | MatchEnded
+)
+
+EVENT_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (MatchCreated, RoundDealt, PassChosen, PassesExchanged, CardPlayed, TrickTaken,
+                MoonShot, MoonChosen, RoundScored, MatchEnded)
+}

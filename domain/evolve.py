@@ -1,0 +1,145 @@
+"""evolve(state, event) -> state, and the fold of a whole event stream."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from domain.cards import QUEEN_OF_SPADES, TWO_OF_CLUBS, Suit
+from domain.events import (
+    CardPlayed,
+    Event,
+    MatchCreated,
+    MatchEnded,
+    MoonChosen,
+    MoonShot,
+    PassChosen,
+    PassesExchanged,
+    RoundDealt,
+    RoundScored,
+    TrickTaken,
+)
+from domain.passing import PassDirection
+from domain.state import Match, Play, Round, Status, TakenTrick, Trick
+from domain.table import SEATS, next_seat
+
+
+class CorruptStream(ValueError):
+    """An event that cannot follow the state it is applied to."""
+
+
+def _swap(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*items[:index], value, *items[index + 1:])
+
+
+def _created(state: Match | None, e: MatchCreated) -> Match:
+    if state is not None:
+        raise CorruptStream("a match is created only once")
+    return Match(
+        id=e.match_id, rules=e.rules, seats=e.seats, client_seed=e.client_seed,
+        seed_commitment=e.seed_commitment, given_decks=e.given_decks, created_at=e.created_at,
+        status=Status.PASSING, version=1, round=None, totals=(0,) * SEATS, history=(),
+    )
+
+
+def _holder_of_two_of_clubs(hands: tuple[frozenset, ...]) -> int:
+    return next(s for s, h in enumerate(hands) if TWO_OF_CLUBS in h)
+
+
+def _dealt(m: Match, e: RoundDealt) -> Match:
+    hands = tuple(frozenset(h) for h in e.hands)
+    holding = e.pass_direction is PassDirection.HOLD
+    rnd = Round(
+        number=e.round, dealer=e.dealer, pass_direction=e.pass_direction, dealt=e.hands,
+        hands=hands, passes=(None,) * SEATS, received=(None,) * SEATS,
+        trick=Trick(leader=_holder_of_two_of_clubs(hands)), taken=(), hearts_broken=False,
+        points=(0,) * SEATS, turn=_holder_of_two_of_clubs(hands) if holding else None,
+    )
+    status = Status.PLAYING if holding else Status.PASSING
+    return replace(m, round=rnd, status=status, moon_shooter=None, version=m.version + 1)
+
+
+def _pass_chosen(m: Match, e: PassChosen) -> Match:
+    rnd = m.round
+    assert rnd is not None
+    hands = _swap(rnd.hands, e.seat, rnd.hands[e.seat].difference(e.cards))
+    rnd = replace(rnd, hands=hands, passes=_swap(rnd.passes, e.seat, e.cards))
+    return replace(m, round=rnd, version=m.version + 1)
+
+
+def _exchanged(m: Match, e: PassesExchanged) -> Match:
+    rnd = m.round
+    assert rnd is not None
+    hands = tuple(h.union(r) for h, r in zip(rnd.hands, e.received, strict=True))
+    leader = _holder_of_two_of_clubs(hands)
+    rnd = replace(rnd, hands=hands, received=e.received, trick=Trick(leader=leader), turn=leader)
+    return replace(m, round=rnd, status=Status.PLAYING, version=m.version + 1)
+
+
+def _played(m: Match, e: CardPlayed) -> Match:
+    rnd = m.round
+    assert rnd is not None
+    card = e.card
+    trick = Trick(rnd.trick.leader, (*rnd.trick.plays, Play(e.seat, card)))
+    broken = rnd.hearts_broken or card.suit is Suit.HEARTS or (
+        card is QUEEN_OF_SPADES and m.rules.queen_breaks_hearts)
+    turn = next_seat(e.seat) if len(trick.plays) < SEATS else None
+    rnd = Round(
+        rnd.number, rnd.dealer, rnd.pass_direction, rnd.dealt,
+        _swap(rnd.hands, e.seat, rnd.hands[e.seat] - {card}), rnd.passes, rnd.received,
+        trick, rnd.taken, broken, rnd.points, turn,
+    )
+    return replace(m, round=rnd, version=m.version + 1)
+
+
+def _trick_taken(m: Match, e: TrickTaken) -> Match:
+    rnd = m.round
+    assert rnd is not None
+    done = TakenTrick(e.trick, rnd.trick.leader, rnd.trick.plays, e.winner, e.points)
+    taken = (*rnd.taken, done)
+    points = _swap(rnd.points, e.winner, rnd.points[e.winner] + e.points)
+    rnd = replace(rnd, trick=Trick(leader=e.winner), taken=taken, points=points, turn=e.winner)
+    return replace(m, round=rnd, version=m.version + 1)
+
+
+def _moon_shot(m: Match, e: MoonShot) -> Match:
+    return replace(m, status=Status.MOON_CHOICE, moon_shooter=e.seat, version=m.version + 1)
+
+
+def _moon_chosen(m: Match, e: MoonChosen) -> Match:
+    return replace(m, version=m.version + 1)
+
+
+def _scored(m: Match, e: RoundScored) -> Match:
+    return replace(m, totals=e.totals, history=(*m.history, e.scores), moon_shooter=None,
+                   version=m.version + 1)
+
+
+def _ended(m: Match, e: MatchEnded) -> Match:
+    return replace(m, status=Status.FINISHED, winner=e.winner, server_seed=e.server_seed,
+                   revealed_decks=e.decks, version=m.version + 1)
+
+
+_APPLY: dict[type, Callable[[Any, Any], Match]] = {
+    MatchCreated: _created, RoundDealt: _dealt, PassChosen: _pass_chosen,
+    PassesExchanged: _exchanged, CardPlayed: _played, TrickTaken: _trick_taken,
+    MoonShot: _moon_shot, MoonChosen: _moon_chosen, RoundScored: _scored, MatchEnded: _ended,
+}
+
+
+def evolve(state: Match | None, event: Event) -> Match:
+    """The state after `event`; it trusts the event, which `decide` has already checked."""
+    if state is None and not isinstance(event, MatchCreated):
+        raise CorruptStream(f"a stream must start with MatchCreated, not {type(event).__name__}")
+    try:
+        return _APPLY[type(event)](state, event)
+    except (AttributeError, AssertionError, IndexError, StopIteration, TypeError) as exc:
+        raise CorruptStream(f"{type(event).__name__} cannot follow this state: {exc}") from exc
+
+
+def fold(events: Iterable[Event], state: Match | None = None) -> Match | None:
+    """The state after every event in order, starting from `state` (None: nothing yet)."""
+    for event in events:
+        state = evolve(state, event)
+    return state

@@ -1,0 +1,77 @@
+"""Which cards a seat may play, and the rule that forbids each of the others."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.cards import TWO_OF_CLUBS, Card, Suit, is_point_card
+from domain.errors import Violation
+from domain.rules import Rules
+from domain.state import Round
+
+
+def play_violation(rnd: Round, rules: Rules, seat: int, card: Card) -> Violation | None:
+    """The rule that forbids `seat` playing `card` now (it being its turn), or None."""
+    hand = rnd.hands[seat]
+    if card not in hand:
+        return Violation.CARD_NOT_IN_HAND
+    first_trick = not rnd.taken
+    plays = rnd.trick.plays
+    if not plays:
+        return _lead_violation(hand, card, first_trick, rnd.hearts_broken)
+    led = plays[0].card.suit
+    if card.suit is not led and _holds_suit(hand, led):
+        return Violation.MUST_FOLLOW_SUIT
+    if first_trick and not rules.points_on_first_trick and is_point_card(card) \
+            and not all(is_point_card(c) for c in hand):
+        return Violation.NO_POINTS_ON_FIRST_TRICK
+    return None
+
+
+def _lead_violation(hand: frozenset[Card], card: Card, first_trick: bool,
+                    hearts_broken: bool) -> Violation | None:
+    if first_trick:
+        return None if card is TWO_OF_CLUBS else Violation.MUST_LEAD_TWO_OF_CLUBS
+    if card.suit is Suit.HEARTS and not hearts_broken \
+            and not all(c.suit is Suit.HEARTS for c in hand):
+        return Violation.HEARTS_NOT_BROKEN
+    return None
+
+
+def _holds_suit(hand: Iterable[Card], suit: Suit) -> bool:
+    return any(c.suit is suit for c in hand)
+
+
+def legal_cards(rnd: Round, rules: Rules, seat: int) -> frozenset[Card]:
+    """Every card of `seat`'s hand that it may play now, were it its turn."""
+    hand = rnd.hands[seat]
+    plays = rnd.trick.plays
+    first_trick = not rnd.taken
+    if not plays:
+        if first_trick:
+            return hand & {TWO_OF_CLUBS}
+        if rnd.hearts_broken:
+            return hand
+        return frozenset(c for c in hand if c.suit is not Suit.HEARTS) or hand
+    led = plays[0].card.suit
+    options = frozenset(c for c in hand if c.suit is led) or hand
+    if first_trick and not rules.points_on_first_trick:
+        options = frozenset(c for c in options if not is_point_card(c)) or options
+    return options
+
+
+def forbidden_cards(rnd: Round, rules: Rules, seat: int) -> dict[Card, Violation]:
+    """Every card of the hand that may not be played now, mapped to the rule against it."""
+    out: dict[Card, Violation] = {}
+    for card in rnd.hands[seat]:
+        violation = play_violation(rnd, rules, seat, card)
+        if violation is not None:
+            out[card] = violation
+    return out
+
+
+def trick_winner(plays: Iterable[tuple[int, Card]]) -> int:
+    """The seat that played the highest card of the led suit; there are no trumps."""
+    items = list(plays)
+    led = items[0][1].suit
+    return max((p for p in items if p[1].suit is led), key=lambda p: p[1].rank)[0]

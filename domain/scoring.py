@@ -1,0 +1,98 @@
+"""How a played-out round scores, and when the match is won."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domain.cards import JACK_OF_DIAMONDS
+from domain.events import Scores
+from domain.rules import MoonRule, Rules, TieBreak
+from domain.state import TakenTrick
+from domain.table import MOON_POINTS, SEATS, TRICKS_PER_ROUND
+
+JACK_BONUS = -10
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    points: Scores
+    scores: Scores
+    moon: int | None
+    sun: int | None
+    jack: int | None
+
+
+def moon_shooter(points: Scores) -> int | None:
+    """The seat that took every point of the round, if one did."""
+    for seat, taken in enumerate(points):
+        if taken == MOON_POINTS:
+            return seat
+    return None
+
+
+def sun_shooter(tricks: Sequence[TakenTrick]) -> int | None:
+    """The seat that took every trick of the round, if one did."""
+    winners = {t.winner for t in tricks}
+    if len(tricks) == TRICKS_PER_ROUND and len(winners) == 1:
+        return winners.pop()
+    return None
+
+
+def jack_taker(tricks: Sequence[TakenTrick]) -> int | None:
+    for trick in tricks:
+        if any(p.card is JACK_OF_DIAMONDS for p in trick.plays):
+            return trick.winner
+    return None
+
+
+def score_round(rules: Rules, points: Scores, tricks: Sequence[TakenTrick],
+                moon_choice: MoonRule | None = None) -> RoundResult:
+    """The scores of a round from the points and tricks taken.
+
+    The sun (all 13 tricks) replaces the moon; the moon is scored as `moon_choice` when the
+    shooter chose, else as the rules say; the jack of diamonds comes last.
+    """
+    sun = sun_shooter(tricks) if rules.shoot_the_sun else None
+    moon = moon_shooter(points) if sun is None else None
+    if sun is not None:
+        scores = [-MOON_POINTS if s == sun else MOON_POINTS for s in range(SEATS)]
+    elif moon is not None:
+        scores = _moon_scores(moon, moon_choice or rules.moon)
+    else:
+        scores = list(points)
+    jack = jack_taker(tricks) if rules.jack_of_diamonds else None
+    if jack is not None:
+        scores[jack] += JACK_BONUS
+    return RoundResult(points, tuple(scores), moon, sun, jack)
+
+
+def _moon_scores(shooter: int, rule: MoonRule) -> list[int]:
+    if rule is MoonRule.SUBTRACT_FROM_SELF:
+        return [-MOON_POINTS if s == shooter else 0 for s in range(SEATS)]
+    return [0 if s == shooter else MOON_POINTS for s in range(SEATS)]
+
+
+def needs_moon_choice(rules: Rules, points: Scores, tricks: Sequence[TakenTrick]) -> int | None:
+    """The shooter who must choose how the moon scores, under `moon: shooter_choice`."""
+    if rules.moon is not MoonRule.SHOOTER_CHOICE:
+        return None
+    if rules.shoot_the_sun and sun_shooter(tricks) is not None:
+        return None
+    return moon_shooter(points)
+
+
+def match_winner(rules: Rules, totals: Scores, last_round: Scores) -> int | None:
+    """The winner once any total reaches the end score and one seat alone is lowest."""
+    if max(totals) < rules.end_score:
+        return None
+    low = min(totals)
+    lowest = [s for s in range(SEATS) if totals[s] == low]
+    if len(lowest) == 1:
+        return lowest[0]
+    if rules.tie_break is TieBreak.LAST_ROUND:
+        best = min(last_round[s] for s in lowest)
+        tied = [s for s in lowest if last_round[s] == best]
+        if len(tied) == 1:
+            return tied[0]
+    return None

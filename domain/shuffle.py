@@ -1,0 +1,56 @@
+"""The provably fair shuffle of RULES.md: an HMAC-SHA256 stream drives Fisher-Yates."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+
+from domain.cards import Card
+from domain.table import SEATS, deck
+
+_TWO_32 = 2**32
+
+
+def seed_commitment(server_seed: bytes) -> str:
+    """The published commitment: lowercase hex SHA-256 of the server seed."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def _draws(server_seed: bytes, client_seed: str, round_number: int) -> Iterator[int]:
+    """Unsigned 32-bit big-endian integers from the round's HMAC stream, in order."""
+    counter = 0
+    while True:
+        message = f"{client_seed}:{round_number}:{counter}".encode()
+        block = hmac.new(server_seed, message, hashlib.sha256).digest()
+        for offset in range(0, len(block), 4):
+            yield int.from_bytes(block[offset:offset + 4], "big")
+        counter += 1
+
+
+def shuffled_deck(server_seed: bytes, client_seed: str, round_number: int) -> tuple[Card, ...]:
+    """The deck of round `round_number` (from 1), as anyone can recompute it."""
+    cards = list(deck())
+    draws = _draws(server_seed, client_seed, round_number)
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        limit = _TWO_32 - (_TWO_32 % n)
+        x = next(draws)
+        while x >= limit:  # rejection keeps every j equally likely
+            x = next(draws)
+        j = x % n
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
+def deal(cards: Sequence[Card], dealer: int) -> tuple[frozenset[Card], ...]:
+    """Deal one card at a time clockwise from the dealer's left: card i to dealer + 1 + i."""
+    hands: list[list[Card]] = [[] for _ in range(SEATS)]
+    for i, card in enumerate(cards):
+        hands[(dealer + 1 + i) % SEATS].append(card)
+    return tuple(frozenset(h) for h in hands)
+
+
+def is_full_deck(cards: Sequence[Card]) -> bool:
+    """True when `cards` holds every card of the deck exactly once."""
+    return len(cards) == len(deck()) and set(cards) == set(deck())

@@ -1,0 +1,100 @@
+"""The state of a match: what a fold of its events leaves behind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.cards import Card, Suit
+from domain.events import Hand, Scores, SeatSpec
+from domain.passing import PassDirection
+from domain.rules import Rules
+
+
+class Status(StrEnum):
+    PASSING = "passing"
+    PLAYING = "playing"
+    MOON_CHOICE = "moon_choice"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """The trick on the table: who led it and the cards played so far."""
+
+    leader: int
+    plays: tuple[Play, ...] = ()
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.plays[0].card.suit if self.plays else None
+
+
+@dataclass(frozen=True, slots=True)
+class TakenTrick:
+    number: int
+    leader: int
+    plays: tuple[Play, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    dealer: int
+    pass_direction: PassDirection
+    dealt: tuple[Hand, ...]
+    hands: tuple[frozenset[Card], ...]
+    passes: tuple[Hand | None, ...]
+    received: tuple[Hand | None, ...]
+    trick: Trick
+    taken: tuple[TakenTrick, ...]
+    hearts_broken: bool
+    points: Scores
+    turn: int | None
+
+    @property
+    def trick_number(self) -> int:
+        """The number (from 1) of the trick on the table."""
+        return len(self.taken) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    id: str
+    rules: Rules
+    seats: tuple[SeatSpec, ...]
+    client_seed: str
+    seed_commitment: str
+    given_decks: int
+    created_at: str
+    status: Status
+    version: int
+    round: Round | None
+    totals: Scores
+    history: tuple[Scores, ...]
+    moon_shooter: int | None = None
+    winner: int | None = None
+    server_seed: str | None = None
+    revealed_decks: tuple[Hand, ...] = ()
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play a card, or None outside the play of a trick."""
+        if self.status is Status.PLAYING and self.round is not None:
+            return self.round.turn
+        return None
+
+    def round_is_over(self, number: int) -> bool:
+        """True once round `number` has been played out, so its deal and passes are public."""
+        if self.status is Status.FINISHED or number <= len(self.history):
+            return True
+        return self.status is Status.MOON_CHOICE and self.round is not None \
+            and self.round.number == number

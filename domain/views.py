@@ -1,0 +1,169 @@
+"""What one viewer may know of a match: the only way out of the domain towards anyone.
+
+RULES.md "Who may see what": everyone sees every card played, trick winners, points, totals,
+the pass direction, which seats have passed and whose turn it is; only seat s sees its own
+hand, its pass, the cards it received and its legal cards; a round's deal and passes become
+public once the round is over, and the server seed once the match is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.cards import sorted_cards, spell
+from domain.codec import to_data
+from domain.events import (
+    Event,
+    Hand,
+    PassChosen,
+    PassesExchanged,
+    RoundDealt,
+    Scores,
+    SeatSpec,
+)
+from domain.legal import legal_cards
+from domain.passing import PassDirection
+from domain.rules import Rules
+from domain.state import Match, Status, TakenTrick, Trick
+from domain.table import SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What only one seat knows: its hand, its legal cards, its pass in and out."""
+
+    seat: int
+    hand: Hand
+    legal: Hand
+    passed: Hand | None
+    received: Hand | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    id: str
+    version: int
+    status: Status
+    round: int
+    pass_direction: PassDirection
+    dealer: int
+    turn: int | None
+    to_act: tuple[int, ...]
+    hearts_broken: bool
+    trick: Trick | None
+    tricks: tuple[TakenTrick, ...]
+    round_points: Scores
+    totals: Scores
+    history: tuple[Scores, ...]
+    seats: tuple[SeatSpec, ...]
+    seats_passed: tuple[int, ...]
+    rules: Rules
+    winner: int | None
+    moon_shooter: int | None
+    seed_commitment: str
+    given_decks: int
+    server_seed: str | None
+    created_at: str
+    you: SeatView | None
+
+
+def seats_to_act(m: Match) -> tuple[int, ...]:
+    """The seats the match waits for: passers, the seat on turn, or the moon's shooter."""
+    rnd = m.round
+    if rnd is None or m.status is Status.FINISHED:
+        return ()
+    if m.status is Status.PASSING:
+        return tuple(s for s in range(SEATS) if rnd.passes[s] is None)
+    if m.status is Status.MOON_CHOICE:
+        return (m.moon_shooter,) if m.moon_shooter is not None else ()
+    return (rnd.turn,) if rnd.turn is not None else ()
+
+
+def view_for(m: Match, viewer: int | None) -> MatchView:
+    """The match as `viewer` (a seat, or None for a spectator) may see it."""
+    rnd = m.round
+    assert rnd is not None, "a created match always has a round"
+    passing = m.status is Status.PASSING
+    return MatchView(
+        id=m.id, version=m.version, status=m.status, round=rnd.number,
+        pass_direction=rnd.pass_direction, dealer=rnd.dealer, turn=m.turn,
+        to_act=seats_to_act(m), hearts_broken=rnd.hearts_broken,
+        # Before the exchange the next leader would tell who holds 2C.
+        trick=None if passing or m.status is Status.FINISHED else rnd.trick,
+        tricks=rnd.taken, round_points=rnd.points, totals=m.totals, history=m.history,
+        seats=m.seats, seats_passed=tuple(s for s in range(SEATS) if rnd.passes[s] is not None),
+        rules=m.rules, winner=m.winner, moon_shooter=m.moon_shooter,
+        seed_commitment=m.seed_commitment, given_decks=m.given_decks,
+        server_seed=m.server_seed if m.status is Status.FINISHED else None,
+        created_at=m.created_at, you=None if viewer is None else _seat_view(m, viewer),
+    )
+
+
+def _seat_view(m: Match, seat: int) -> SeatView:
+    rnd = m.round
+    assert rnd is not None
+    on_turn = m.status is Status.PLAYING and rnd.turn == seat
+    legal = legal_cards(rnd, m.rules, seat) if on_turn else frozenset()
+    return SeatView(seat, tuple(sorted_cards(rnd.hands[seat])), tuple(sorted_cards(legal)),
+                    rnd.passes[seat], rnd.received[seat])
+
+
+def _cards_json(cards: Hand | None) -> list[str] | None:
+    return None if cards is None else spell(cards)
+
+
+def _trick_json(trick: Trick) -> dict[str, Any]:
+    return {"leader": trick.leader,
+            "plays": [{"seat": p.seat, "card": str(p.card)} for p in trick.plays]}
+
+
+def view_json(v: MatchView) -> dict[str, Any]:
+    """The view as JSON-ready data, in the API's shape."""
+    return {
+        "id": v.id, "version": v.version, "status": v.status.value, "round": v.round,
+        "pass_direction": v.pass_direction.value, "dealer": v.dealer, "turn": v.turn,
+        "to_act": list(v.to_act), "hearts_broken": v.hearts_broken,
+        "trick": None if v.trick is None else _trick_json(v.trick),
+        "tricks": [{"number": t.number, "winner": t.winner, "points": t.points,
+                    **_trick_json(Trick(t.leader, t.plays))} for t in v.tricks],
+        "scores": {"round": list(v.round_points), "total": list(v.totals),
+                   "history": [list(h) for h in v.history]},
+        "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(v.seats)],
+        "seats_passed": list(v.seats_passed), "rules": v.rules.to_json(), "winner": v.winner,
+        "moon_shooter": v.moon_shooter, "seed_commitment": v.seed_commitment,
+        "given_decks": v.given_decks, "server_seed": v.server_seed,
+        "created_at": v.created_at,
+        "you": None if v.you is None else {
+            "seat": v.you.seat, "hand": spell(v.you.hand), "legal": spell(v.you.legal),
+            "passed": _cards_json(v.you.passed), "received": _cards_json(v.you.received)},
+    }
+
+
+def event_json(event: Event, round_number: int, now: Match, viewer: int | None) -> dict[str, Any]:
+    """An event's data as `viewer` may see it now; hidden cards become null.
+
+    `round_number` is the round the event belongs to: its secrets become public once that
+    round is over.
+    """
+    data = to_data(event)
+    if now.round_is_over(round_number):
+        return data
+    if isinstance(event, RoundDealt):
+        data["hands"] = [h if s == viewer else None for s, h in enumerate(data["hands"])]
+    elif isinstance(event, PassChosen):
+        if viewer != event.seat and not _received_it(now, round_number, event.seat, viewer):
+            data["cards"] = None
+    elif isinstance(event, PassesExchanged):
+        data["received"] = [h if s == viewer else None for s, h in enumerate(data["received"])]
+    return data
+
+
+def _received_it(now: Match, round_number: int, passer: int, viewer: int | None) -> bool:
+    """True when `viewer` has received `passer`'s cards in the round in progress."""
+    rnd = now.round
+    if viewer is None or rnd is None or rnd.number != round_number:
+        return False
+    exchanged = rnd.received[viewer] is not None
+    return exchanged and (passer + rnd.pass_direction.offset) % SEATS == viewer
+
