@@ -22,7 +22,7 @@ class HeuristicPolicy:
         hand = list(view.you.hand)
         k = knowledge(view)
         if _carries_moon(k):
-            ranked = sorted(hand, key=lambda c: (c.suit is Suit.HEARTS, c.rank))
+            ranked = sorted(hand, key=lambda c: (penalty(c) > 0, c.rank))  # keep the points
         else:
             ranked = sorted(hand, key=lambda c: -_pass_danger(c, hand))
         a, b, c = ranked[:3]

@@ -1,0 +1,79 @@
+from domain.cards import DECK
+from domain.codec import canonical_json, from_data, to_data
+from domain.commands import PassCards
+from domain.events import PassChosen, PassesExchanged, RoundDealt
+from domain.state import Status
+from domain.views import event_json, view_for, view_json
+from tests.builders import cards, create_command, random_match, then
+
+
+def test_every_event_of_a_match_reads_back_exactly_from_its_json():
+    _, events, _ = random_match(7)
+    for event in events:
+        data = to_data(event)
+        again = from_data(type(event).__name__, __import__("json").loads(canonical_json(data)))
+        assert again == event
+
+
+def test_a_spectator_sees_no_hand_and_a_seat_only_its_own():
+    state, _ = then(None, create_command())
+    spectator = view_json(view_for(state, None))
+    assert spectator["you"] is None
+    assert spectator["trick"] is None, "the leader would tell who holds 2C before the exchange"
+    for seat in range(4):
+        you = view_json(view_for(state, seat))["you"]
+        assert set(you["hand"]) == {str(c) for c in state.round.hands[seat]}
+        assert you["legal"] == [] and you["passed"] is None
+
+
+def test_the_deal_event_shows_a_seat_its_own_hand_until_the_round_is_over():
+    state, events = then(None, create_command())
+    dealt = events[1]
+    assert isinstance(dealt, RoundDealt)
+    for viewer in (None, 0, 1, 2, 3):
+        hands = event_json(dealt, 1, state, viewer)["hands"]
+        assert [h is not None for h in hands] == [s == viewer for s in range(4)]
+
+
+def test_a_pass_is_seen_by_its_passer_then_by_its_receiver_after_the_exchange():
+    state, _ = then(None, create_command())
+    chosen = {}
+    for seat in range(4):
+        chosen[seat] = tuple(sorted(state.round.hands[seat])[:3])
+        state, events = then(state, PassCards(seat, chosen[seat]))
+        pass_event = events[0]
+        assert isinstance(pass_event, PassChosen)
+        if seat == 0:
+            first = pass_event
+            before_exchange = state
+    seen = [event_json(first, 1, before_exchange, v)["cards"] is not None for v in range(4)]
+    assert seen == [True, False, False, False]
+    seen = [event_json(first, 1, state, v)["cards"] is not None for v in range(4)]
+    assert seen == [True, True, False, False], "round 1 passes left: seat 1 received it"
+    exchanged = events[-1]
+    assert isinstance(exchanged, PassesExchanged)
+    for viewer in range(4):
+        received = event_json(exchanged, 1, state, viewer)["received"]
+        assert [r is not None for r in received] == [s == viewer for s in range(4)]
+        you = view_json(view_for(state, viewer))["you"]
+        assert you["received"] == sorted(map(str, chosen[(viewer - 1) % 4]),
+                                         key=lambda t: DECK.index(cards(t)[0]))
+
+
+def test_only_the_seat_on_turn_sees_legal_cards():
+    state, _ = then(None, create_command())
+    for seat in range(4):
+        state, _ = then(state, PassCards(seat, tuple(sorted(state.round.hands[seat])[:3])))
+    turn = state.round.turn
+    for seat in range(4):
+        legal = view_json(view_for(state, seat))["you"]["legal"]
+        assert (legal == ["2C"]) == (seat == turn)
+        assert legal == [] or seat == turn
+
+
+def test_the_server_seed_shows_only_once_the_match_is_over():
+    state, events, command = random_match(3)
+    assert state.status is Status.FINISHED
+    assert view_for(state, None).server_seed == command.secret.server_seed.hex()
+    from domain.evolve import fold
+    assert view_for(fold(events[:-1]), None).server_seed is None
