@@ -1,0 +1,1 @@
+"""The HTTP edge: Flask views that parse, call the application service, and serialise."""

@@ -1,0 +1,59 @@
+"""The app factory: one store, one dispatcher and one service per app, built on request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask, Response, jsonify
+
+from api import matches, problems
+from eventstore import open_store
+from eventstore.open import DEFAULT_STORE
+from workers.dispatch import Dispatcher, InlineDispatcher
+from workers.service import Game
+
+MAX_BODY = 64 * 1024
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+@dataclass(frozen=True)
+class Settings:
+    store: str = DEFAULT_STORE
+    bots: str = "inline"  # inline | rq | off
+    bot_threads: int = 2
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    settings = settings or Settings()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    game = Game(open_store(settings.store))
+    game.dispatcher = _dispatcher(settings, game)
+    app.extensions["cardems"] = game
+    problems.init_app(app)
+    matches.init_app(app)
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        return jsonify({"status": "ok", "store": game.store.name,
+                        "bots": game.dispatcher.name if game.dispatcher else "off"})
+
+    @app.get("/openapi.yaml")
+    def openapi() -> Response:
+        return Response(OPENAPI.read_text(), mimetype="application/yaml")
+
+    return app
+
+
+def _dispatcher(settings: Settings, game: Game) -> Dispatcher | None:
+    if settings.bots == "inline":
+        return InlineDispatcher(game.bot_turn, settings.bot_threads)
+    if settings.bots == "off":
+        return None
+    if settings.bots == "rq":
+        from workers.rq_dispatch import RqDispatcher
+
+        return RqDispatcher.from_store_url(settings.store)
+    raise ValueError(f"unknown bot dispatcher {settings.bots!r}: use inline or rq")

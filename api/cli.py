@@ -1,0 +1,45 @@
+"""`cardems serve` and its siblings."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from eventstore.open import DEFAULT_STORE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cardems", description="Cardems, a Hearts service")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--store", default=DEFAULT_STORE,
+                       help="sqlite:///PATH (default) or redis://HOST:PORT/DB")
+    serve.add_argument("--bots", choices=["inline", "rq"], default=None,
+                       help="where bot turns run (default: inline with SQLite, rq with Redis)")
+    serve.add_argument("--workers", type=int, default=1, help="API processes (gunicorn)")
+    serve.add_argument("--threads", type=int, default=8, help="threads per API process")
+    serve.add_argument("--dev", action="store_true", help="Flask's development server")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from api.app import Settings, create_app
+
+    bots = args.bots or ("rq" if args.store.startswith("redis") else "inline")
+    settings = Settings(store=args.store, bots=bots)
+    if args.dev:
+        create_app(settings).run(host=args.host, port=args.port, threaded=True)
+        return 0
+    from api.serving import run_gunicorn
+
+    return run_gunicorn(settings, args.host, args.port, args.workers, args.threads)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

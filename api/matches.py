@@ -1,0 +1,128 @@
+"""The match resources: create, view, pass, play, choose the moon, read the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
+from marshmallow import Schema
+
+from api.problems import BadRequest
+from api.schemas import CreateMatchIn, EventsQuery, MoonIn, PassIn, PlayIn
+from domain.events import SeatSpec
+from domain.rules import MoonRule, Rules
+from domain.state import Match
+from domain.views import view_for, view_json
+from workers.errors import Unauthorized
+from workers.service import Game
+
+bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+
+
+def game() -> Game:
+    return current_app.extensions["cardems"]  # type: ignore[no-any-return]
+
+
+def body(schema: Schema) -> dict[str, Any]:
+    """The JSON body, parsed and validated by `schema`."""
+    if not request.is_json:
+        raise BadRequest(415, "send the body as application/json")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise BadRequest(400, "the body is not valid JSON")
+    if not isinstance(data, dict):
+        raise BadRequest(400, "the body must be a JSON object")
+    return schema.load(data)  # type: ignore[no-any-return]
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def acting_seat(match_id: str) -> int:
+    seat = game().seat_of(match_id, bearer())
+    if seat is None:
+        raise Unauthorized("this needs a seat's bearer token")
+    return seat
+
+
+def if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    text = header.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise BadRequest(400, 'If-Match takes the version as an ETag, like "12"')
+    return int(text)
+
+
+def view_response(match: Match, seat: int | None, status: int = 200,
+                  extra: dict[str, Any] | None = None) -> Response:
+    response = jsonify({**view_json(view_for(match, seat)), **(extra or {})})
+    response.status_code = status
+    response.headers["ETag"] = f'"{match.version}"'
+    return response
+
+
+@bp.post("")
+def create_match() -> Response:
+    data = body(CreateMatchIn())
+    seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
+    if any(s.bot == "expert" for s in seats):
+        raise BadRequest(422, "the expert bot is not available on this server yet")
+    created = game().create(seats, Rules.from_mapping(data["rules"]), data["client_seed"],
+                            data["decks"])
+    tokens = {str(seat): token for seat, token in created.tokens.items()}
+    response = view_response(created.match, None, 201, {"tokens": tokens})
+    response.headers["Location"] = url_for("matches.get_match", match_id=created.match.id)
+    return response
+
+
+@bp.get("/<match_id>")
+def get_match(match_id: str) -> Response:
+    seat = game().seat_of(match_id, bearer())
+    return view_response(game().load(match_id), seat)
+
+
+@bp.post("/<match_id>/passes")
+def pass_cards(match_id: str) -> Response:
+    seat = acting_seat(match_id)
+    data = body(PassIn())
+    return view_response(game().pass_cards(match_id, seat, data["cards"], if_match()), seat)
+
+
+@bp.post("/<match_id>/plays")
+def play_card(match_id: str) -> Response:
+    seat = acting_seat(match_id)
+    data = body(PlayIn())
+    return view_response(game().play_card(match_id, seat, data["card"], if_match()), seat)
+
+
+@bp.post("/<match_id>/moon")
+def choose_moon(match_id: str) -> Response:
+    seat = acting_seat(match_id)
+    data = body(MoonIn())
+    match = game().choose_moon(match_id, seat, MoonRule(data["choice"]), if_match())
+    return view_response(match, seat)
+
+
+@bp.get("/<match_id>/events")
+def events(match_id: str) -> Response:
+    seat = game().seat_of(match_id, bearer())
+    query = EventsQuery().load(request.args.to_dict())
+    items, now = game().events(match_id, seat, query["after"], query["limit"])
+    last = items[-1]["version"] if items else query["after"]
+    more = last < now.version
+    next_url = url_for("matches.events", match_id=match_id, after=last,
+                       limit=query["limit"]) if more else None
+    return jsonify({"events": items, "version": now.version, "next": next_url})

@@ -1,0 +1,100 @@
+"""Every failure as one RFC 9457 problem document, mapped in this one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import IllegalMove, InvalidCommand
+from domain.rules import InvalidRules
+from workers.errors import Forbidden, MatchNotFound, Unauthorized, VersionConflict
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "https://cardems.example/problems/"
+
+_HTTP_CODES = {
+    400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 409: "version_conflict",
+    413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+    428: "precondition_required", 429: "too_many_requests",
+}
+
+
+class BadRequest(Exception):
+    """A request the API cannot read: malformed JSON, a bad header, a wrong content type."""
+
+    def __init__(self, status: int, detail: str, code: str | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.code = code or _HTTP_CODES.get(status, "invalid_request")
+
+
+def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
+    body = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail,
+            "code": code, **extra}
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = PROBLEM_JSON
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Attach the one mapping from every failure to its problem document."""
+
+    @app.errorhandler(BadRequest)
+    def bad_request(e: BadRequest) -> Response:
+        return problem(e.status, e.code, "Bad request", e.detail)
+
+    @app.errorhandler(ValidationError)
+    def invalid(e: ValidationError) -> Response:
+        return problem(422, "invalid_request", "Invalid request",
+                       "some fields are missing, unknown or invalid", errors=e.messages)
+
+    @app.errorhandler(InvalidRules)
+    def invalid_rules(e: InvalidRules) -> Response:
+        return problem(422, "invalid_request", "Invalid rules", str(e),
+                       errors={"rules": {e.option: [e.reason]}})
+
+    @app.errorhandler(InvalidCommand)
+    def invalid_command(e: InvalidCommand) -> Response:
+        return problem(422, "invalid_request", "Invalid request", str(e),
+                       errors={e.field: [e.reason]})
+
+    @app.errorhandler(IllegalMove)
+    def illegal(e: IllegalMove) -> Response:
+        return problem(422, e.code.value, "Illegal move", e.detail)
+
+    @app.errorhandler(MatchNotFound)
+    def not_found(e: MatchNotFound) -> Response:
+        return problem(404, "not_found", "Not found", "no match has that id")
+
+    @app.errorhandler(Unauthorized)
+    def unauthorized(e: Unauthorized) -> Response:
+        response = problem(401, "unauthorized", "Unauthorized", str(e))
+        response.headers["WWW-Authenticate"] = 'Bearer realm="cardems"'
+        return response
+
+    @app.errorhandler(Forbidden)
+    def forbidden(e: Forbidden) -> Response:
+        return problem(403, "forbidden", "Forbidden", str(e))
+
+    @app.errorhandler(VersionConflict)
+    def conflict(e: VersionConflict) -> Response:
+        return problem(409, "version_conflict", "Version conflict", str(e),
+                       version=e.actual)
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Response:
+        status = e.code or 500
+        code = _HTTP_CODES.get(status, "http_error")
+        return problem(status, code, e.name, e.description or e.name)
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception) -> Response:
+        app.logger.exception("unexpected failure")
+        return problem(500, "internal_error", "Internal error",
+                       "the server failed; the request may not have been applied")

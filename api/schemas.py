@@ -1,0 +1,61 @@
+"""Request bodies, validated field by field; unknown fields are refused by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from domain.cards import BadCard, Card, parse_card
+from domain.decide import MAX_CLIENT_SEED, MAX_NAME
+from domain.rules import MoonRule
+
+BOTS = ("random", "heuristic", "expert")
+MAX_DECKS = 64
+
+
+class CardField(fields.Field):
+    """A card in its two-character spelling, like `QS`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
+        try:
+            return parse_card(value)
+        except BadCard as exc:
+            raise ValidationError(str(exc)) from exc
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else str(value)
+
+
+class SeatIn(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, MAX_NAME))
+    bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOTS))
+
+
+class CreateMatchIn(Schema):
+    seats = fields.List(fields.Nested(SeatIn), required=True,
+                        validate=validate.Length(equal=4, error="exactly 4 seats are needed"))
+    rules = fields.Dict(keys=fields.String(), load_default=dict)
+    client_seed = fields.String(load_default="", validate=validate.Length(max=MAX_CLIENT_SEED))
+    decks = fields.List(
+        fields.List(CardField(), validate=validate.Length(equal=52,
+                                                          error="a deck has 52 cards")),
+        load_default=list, validate=validate.Length(max=MAX_DECKS))
+
+
+class PassIn(Schema):
+    cards = fields.List(CardField(), required=True, validate=validate.Length(max=13))
+
+
+class PlayIn(Schema):
+    card = CardField(required=True)
+
+
+class MoonIn(Schema):
+    choice = fields.String(required=True, validate=validate.OneOf(
+        [MoonRule.ADD_TO_OTHERS.value, MoonRule.SUBTRACT_FROM_SELF.value]))
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))

@@ -1,0 +1,20 @@
+"""Append-only event streams with an optimistic concurrency guard and a hash chain.
+
+The store knows no rules: an event is a type name, JSON data and the time it was recorded.
+"""
+
+from eventstore.base import (
+    GENESIS_HASH,
+    ConcurrencyError,
+    EventStore,
+    NewEvent,
+    StoredEvent,
+    StoreError,
+    chain_hash,
+)
+from eventstore.open import open_store
+
+__all__ = [
+    "GENESIS_HASH", "ConcurrencyError", "EventStore", "NewEvent", "StoreError", "StoredEvent",
+    "chain_hash", "open_store",
+]

@@ -1,0 +1,97 @@
+"""The one store interface, its values and the hash chain every backend shares."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+GENESIS_HASH = "0" * 64
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (bad URL, unreachable backend)."""
+
+
+class ConcurrencyError(StoreError):
+    """The stream was not at the expected version: nothing was written."""
+
+    def __init__(self, stream: str, expected: int, actual: int) -> None:
+        super().__init__(f"stream {stream!r} is at version {actual}, not {expected}")
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    type: str
+    data: Mapping[str, Any]
+    recorded_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    stream: str
+    version: int
+    type: str
+    data: dict[str, Any]
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(prev_hash: str, version: int, type_name: str, data_json: str,
+               recorded_at: str) -> str:
+    """SHA-256 over the previous hash and the event's canonical JSON."""
+    body = f'{{"data":{data_json},"recorded_at":{canonical(recorded_at)},' \
+           f'"type":{canonical(type_name)},"version":{version}}}'
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def chained(stream: str, events: Sequence[NewEvent], version: int,
+            prev_hash: str) -> list[tuple[StoredEvent, str]]:
+    """The events as stored after `version`, each with its data's canonical JSON."""
+    out = []
+    for event in events:
+        version += 1
+        data_json = canonical(event.data)
+        digest = chain_hash(prev_hash, version, event.type, data_json, event.recorded_at)
+        out.append((StoredEvent(stream, version, event.type, dict(event.data),
+                                event.recorded_at, prev_hash, digest), data_json))
+        prev_hash = digest
+    return out
+
+
+class EventStore(Protocol):
+    """What every backend offers. Versions count from 1 with no gaps."""
+
+    name: str
+
+    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
+               meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
+        """Append after `expected_version`, with `meta` written in the same step, or raise
+        ConcurrencyError and write nothing."""
+        ...
+
+    def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The events with version > `after`, oldest first, at most `limit` of them."""
+        ...
+
+    def version(self, stream: str) -> int:
+        """How many events the stream holds (0 for none)."""
+        ...
+
+    def get_meta(self, stream: str, key: str) -> str | None:
+        """A private value kept beside the stream (never part of its events)."""
+        ...
+
+    def put_meta(self, stream: str, key: str, value: str) -> None: ...
+
+    def close(self) -> None: ...

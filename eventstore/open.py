@@ -1,0 +1,22 @@
+"""Open a store from its URL: sqlite:///PATH (the embedded default) or redis://HOST:PORT/DB."""
+
+from __future__ import annotations
+
+from eventstore.base import EventStore, StoreError
+
+DEFAULT_STORE = "sqlite:///data/cardems.sqlite3"
+
+
+def open_store(url: str = DEFAULT_STORE) -> EventStore:
+    if url.startswith("sqlite:///"):
+        from eventstore.sqlite import SqliteStore
+
+        path = url.removeprefix("sqlite:///")
+        if not path:
+            raise StoreError("sqlite:///PATH needs a file path")
+        return SqliteStore(path)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from eventstore.redis_store import RedisStore
+
+        return RedisStore.from_url(url)
+    raise StoreError(f"unknown store {url!r}: use sqlite:///PATH or redis://HOST:PORT/DB")

@@ -1,0 +1,1 @@
+"""The application service that every edge goes through, and the bots' dispatchers."""

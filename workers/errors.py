@@ -1,0 +1,22 @@
+"""Why the application service refuses a request, beyond the rules of the game."""
+
+
+class MatchNotFound(LookupError):
+    """No match has that id."""
+
+
+class Unauthorized(PermissionError):
+    """The token is unknown."""
+
+
+class Forbidden(PermissionError):
+    """The token belongs to another match, or its seat may not do this."""
+
+
+class VersionConflict(Exception):
+    """The match is not at the version the caller named (If-Match)."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the match is at version {actual}, not {expected}")
+        self.expected = expected
+        self.actual = actual

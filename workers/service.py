@@ -1,0 +1,234 @@
+"""The application service: load a match, decide a command, append, hand bot turns on.
+
+The API and the bot workers both go through here, so a bot's move and a person's move take
+the same path and meet the same rules, versions and redaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from random import Random
+from typing import Any
+
+from domain.bots.base import bot_command, policy_named
+from domain.cards import Card, parse_card
+from domain.codec import event_type, from_data, to_data
+from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.decide import decide
+from domain.events import Event, RoundDealt, SeatSpec
+from domain.evolve import fold
+from domain.rules import MoonRule, Rules
+from domain.state import Match
+from domain.views import event_json, seats_to_act, view_for
+from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent
+from workers.dispatch import Dispatcher
+from workers.errors import Forbidden, MatchNotFound, Unauthorized, VersionConflict
+
+TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
+RETRIES = 8
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    match: Match
+    tokens: dict[int, str]
+
+
+class Game:
+    """Matches as event streams in one store, with bot turns handed to one dispatcher."""
+
+    def __init__(self, store: EventStore, dispatcher: Dispatcher | None = None,
+                 now: Callable[[], str] = utc_now,
+                 entropy: Callable[[int], bytes] = secrets.token_bytes,
+                 cache_size: int = 512) -> None:
+        self.store = store
+        self.dispatcher = dispatcher
+        self._now = now
+        self._entropy = entropy
+        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # -- matches ------------------------------------------------------------------------
+
+    def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
+               decks: Sequence[Sequence[Card]] = ()) -> Created:
+        """A new match: the seed drawn here, the tokens shown once and kept only as hashes."""
+        for seat in seats:
+            if seat.bot is not None:
+                policy_named(seat.bot)
+        match_id = secrets.token_urlsafe(16)
+        secret = Secret(self._entropy(32), tuple(tuple(d) for d in decks))
+        command = CreateMatch(match_id, tuple(seats), rules, client_seed, secret, self._now())
+        events = decide(None, command)
+        tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.bot is None}
+        meta = {"secret": _secret_json(secret),
+                "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()})}
+        self._append(match_id, events, 0, meta)
+        for token in tokens.values():
+            self.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
+        match = self.load(match_id)
+        self._hand_to_bots(match)
+        return Created(match, tokens)
+
+    def load(self, match_id: str) -> Match:
+        """The match now: the cached state and only the events after it."""
+        with self._lock:
+            cached = self._cache.get(match_id)
+        stored = self.store.read(match_id, after=cached.version if cached else 0)
+        if cached is None and not stored:
+            raise MatchNotFound(match_id)
+        state = fold((decode(e) for e in stored), cached)
+        assert state is not None
+        self._remember(state)
+        return state
+
+    def _remember(self, state: Match) -> None:
+        with self._lock:
+            known = self._cache.get(state.id)
+            if known is None or known.version < state.version:
+                self._cache[state.id] = state
+            self._cache.move_to_end(state.id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def seat_of(self, match_id: str, token: str | None) -> int | None:
+        """The seat a bearer token sits in (None: a spectator), else Unauthorized/Forbidden."""
+        self.load(match_id)
+        if token is None:
+            return None
+        digest = token_hash(token)
+        seats: dict[str, int] = json.loads(self.store.get_meta(match_id, "tokens") or "{}")
+        for known, seat in seats.items():
+            if hmac.compare_digest(known, digest):
+                return seat
+        if self.store.get_meta(TOKEN_INDEX, digest) is not None:
+            raise Forbidden("this token belongs to another match")
+        raise Unauthorized("unknown token")
+
+    # -- moves --------------------------------------------------------------------------
+
+    def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
+                   expected_version: int | None = None) -> Match:
+        return self.submit(match_id, lambda _: PassCards(seat, tuple(cards)), expected_version)
+
+    def play_card(self, match_id: str, seat: int, card: Card,
+                  expected_version: int | None = None) -> Match:
+        return self.submit(match_id, lambda secret: PlayCard(seat, card, secret),
+                           expected_version)
+
+    def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
+                    expected_version: int | None = None) -> Match:
+        return self.submit(match_id, lambda secret: ChooseMoon(seat, choice, secret),
+                           expected_version)
+
+    def submit(self, match_id: str, command: Callable[[Secret], Command],
+               expected_version: int | None = None) -> Match:
+        """Decide and append; on a race, decide again on the new state unless If-Match."""
+        secret = self._secret(match_id)
+        for _ in range(RETRIES):
+            state = self.load(match_id)
+            if expected_version is not None and state.version != expected_version:
+                raise VersionConflict(expected_version, state.version)
+            events = decide(state, command(secret))
+            try:
+                self._append(match_id, events, state.version)
+            except ConcurrencyError as race:
+                if expected_version is not None:
+                    raise VersionConflict(expected_version, race.actual) from None
+                continue
+            after = fold(events, state)
+            assert after is not None
+            self._remember(after)
+            self._hand_to_bots(after)
+            return after
+        raise VersionConflict(state.version, self.store.version(match_id))
+
+    def bot_turn(self, match_id: str, seat: int, version: int) -> bool:
+        """Let the bot in `seat` act if the match still waits for it; harmless if run twice."""
+        state = self.load(match_id)
+        bot = state.seats[seat].bot
+        if bot is None or seat not in seats_to_act(state):
+            return False
+        policy = policy_named(bot)
+        rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
+        secret = self._secret(match_id)
+        command = bot_command(view_for(state, seat), policy, rng, secret)
+        if command is None:
+            return False
+        try:
+            self.submit(match_id, lambda _: command, expected_version=state.version)
+        except VersionConflict:
+            return False  # someone moved first; the turn is handed on again from there
+        return True
+
+    def _hand_to_bots(self, state: Match) -> None:
+        if self.dispatcher is None:
+            return
+        for seat in seats_to_act(state):
+            if state.seats[seat].bot is not None:
+                self.dispatcher.enqueue(state.id, seat, state.version)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def events(self, match_id: str, viewer: int | None, after: int = 0,
+               limit: int = 100) -> tuple[list[dict[str, Any]], Match]:
+        """The log after `after` as `viewer` may see it now."""
+        now = self.load(match_id)
+        out = []
+        round_number = 0
+        for stored in self.store.read(match_id):
+            event = decode(stored)
+            if isinstance(event, RoundDealt):
+                round_number = event.round
+            if stored.version <= after:
+                continue
+            if stored.version > now.version or len(out) >= limit:
+                break
+            out.append({"version": stored.version, "type": stored.type,
+                        "data": event_json(event, round_number, now, viewer),
+                        "recorded_at": stored.recorded_at, "hash": stored.hash,
+                        "prev_hash": stored.prev_hash})
+        return out, now
+
+    # -- storage ------------------------------------------------------------------------
+
+    def _append(self, match_id: str, events: list[Event], expected: int,
+                meta: dict[str, str] | None = None) -> list[StoredEvent]:
+        at = self._now()
+        new = [NewEvent(event_type(e), to_data(e), at) for e in events]
+        return self.store.append(match_id, new, expected, meta)
+
+    def _secret(self, match_id: str) -> Secret:
+        text = self.store.get_meta(match_id, "secret")
+        if text is None:
+            raise MatchNotFound(match_id)
+        data = json.loads(text)
+        return Secret(bytes.fromhex(data["server_seed"]),
+                      tuple(tuple(parse_card(c) for c in d) for d in data["decks"]))
+
+
+def decode(stored: StoredEvent) -> Event:
+    return from_data(stored.type, stored.data)
+
+
+def _secret_json(secret: Secret) -> str:
+    return json.dumps({"server_seed": secret.server_seed.hex(),
+                       "decks": [[str(c) for c in d] for d in secret.decks]})
+
