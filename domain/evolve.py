@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from domain.cards import QUEEN_OF_SPADES, TWO_OF_CLUBS, Suit
@@ -21,7 +20,7 @@ from domain.events import (
     TrickTaken,
 )
 from domain.passing import PassDirection
-from domain.state import Match, Play, Round, Status, TakenTrick, Trick
+from domain.state import Match, Play, Round, Status, TakenTrick, Trick, evolved
 from domain.table import SEATS, next_seat
 
 
@@ -57,15 +56,15 @@ def _dealt(m: Match, e: RoundDealt) -> Match:
         points=(0,) * SEATS, turn=_holder_of_two_of_clubs(hands) if holding else None,
     )
     status = Status.PLAYING if holding else Status.PASSING
-    return replace(m, round=rnd, status=status, moon_shooter=None, version=m.version + 1)
+    return evolved(m, round=rnd, status=status, moon_shooter=None, version=m.version + 1)
 
 
 def _pass_chosen(m: Match, e: PassChosen) -> Match:
     rnd = m.round
     assert rnd is not None
     hands = _swap(rnd.hands, e.seat, rnd.hands[e.seat].difference(e.cards))
-    rnd = replace(rnd, hands=hands, passes=_swap(rnd.passes, e.seat, e.cards))
-    return replace(m, round=rnd, version=m.version + 1)
+    rnd = evolved(rnd, hands=hands, passes=_swap(rnd.passes, e.seat, e.cards))
+    return evolved(m, round=rnd, version=m.version + 1)
 
 
 def _exchanged(m: Match, e: PassesExchanged) -> Match:
@@ -73,8 +72,8 @@ def _exchanged(m: Match, e: PassesExchanged) -> Match:
     assert rnd is not None
     hands = tuple(h.union(r) for h, r in zip(rnd.hands, e.received, strict=True))
     leader = _holder_of_two_of_clubs(hands)
-    rnd = replace(rnd, hands=hands, received=e.received, trick=Trick(leader=leader), turn=leader)
-    return replace(m, round=rnd, status=Status.PLAYING, version=m.version + 1)
+    rnd = evolved(rnd, hands=hands, received=e.received, trick=Trick(leader=leader), turn=leader)
+    return evolved(m, round=rnd, status=Status.PLAYING, version=m.version + 1)
 
 
 def _played(m: Match, e: CardPlayed) -> Match:
@@ -85,12 +84,9 @@ def _played(m: Match, e: CardPlayed) -> Match:
     broken = rnd.hearts_broken or card.suit is Suit.HEARTS or (
         card is QUEEN_OF_SPADES and m.rules.queen_breaks_hearts)
     turn = next_seat(e.seat) if len(trick.plays) < SEATS else None
-    rnd = Round(
-        rnd.number, rnd.dealer, rnd.pass_direction, rnd.dealt,
-        _swap(rnd.hands, e.seat, rnd.hands[e.seat] - {card}), rnd.passes, rnd.received,
-        trick, rnd.taken, broken, rnd.points, turn,
-    )
-    return replace(m, round=rnd, version=m.version + 1)
+    hands = _swap(rnd.hands, e.seat, rnd.hands[e.seat] - {card})
+    rnd = evolved(rnd, hands=hands, trick=trick, hearts_broken=broken, turn=turn)
+    return evolved(m, round=rnd, version=m.version + 1)
 
 
 def _trick_taken(m: Match, e: TrickTaken) -> Match:
@@ -99,25 +95,25 @@ def _trick_taken(m: Match, e: TrickTaken) -> Match:
     done = TakenTrick(e.trick, rnd.trick.leader, rnd.trick.plays, e.winner, e.points)
     taken = (*rnd.taken, done)
     points = _swap(rnd.points, e.winner, rnd.points[e.winner] + e.points)
-    rnd = replace(rnd, trick=Trick(leader=e.winner), taken=taken, points=points, turn=e.winner)
-    return replace(m, round=rnd, version=m.version + 1)
+    rnd = evolved(rnd, trick=Trick(leader=e.winner), taken=taken, points=points, turn=e.winner)
+    return evolved(m, round=rnd, version=m.version + 1)
 
 
 def _moon_shot(m: Match, e: MoonShot) -> Match:
-    return replace(m, status=Status.MOON_CHOICE, moon_shooter=e.seat, version=m.version + 1)
+    return evolved(m, status=Status.MOON_CHOICE, moon_shooter=e.seat, version=m.version + 1)
 
 
 def _moon_chosen(m: Match, e: MoonChosen) -> Match:
-    return replace(m, version=m.version + 1)
+    return evolved(m, version=m.version + 1)
 
 
 def _scored(m: Match, e: RoundScored) -> Match:
-    return replace(m, totals=e.totals, history=(*m.history, e.scores), moon_shooter=None,
+    return evolved(m, totals=e.totals, history=(*m.history, e.scores), moon_shooter=None,
                    version=m.version + 1)
 
 
 def _ended(m: Match, e: MatchEnded) -> Match:
-    return replace(m, status=Status.FINISHED, winner=e.winner, server_seed=e.server_seed,
+    return evolved(m, status=Status.FINISHED, winner=e.winner, server_seed=e.server_seed,
                    revealed_decks=e.decks, version=m.version + 1)
 
 

@@ -4,11 +4,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from domain.cards import Card, Suit
 from domain.events import Hand, Scores, SeatSpec
 from domain.passing import PassDirection
 from domain.rules import Rules
+
+_T = TypeVar("_T")
+
+
+def evolved(value: _T, **changes: Any) -> _T:
+    """A copy of a frozen state value with some fields changed.
+
+    `dataclasses.replace` re-runs `__init__`, which costs more than the rest of a fold step;
+    copying the instance dictionary gives the same immutable value several times faster.
+    """
+    new = object.__new__(type(value))
+    fields = new.__dict__
+    fields.update(value.__dict__)
+    fields.update(changes)
+    return new
 
 
 class Status(StrEnum):
@@ -45,7 +61,7 @@ class TakenTrick:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Round:
     number: int
     dealer: int
@@ -66,7 +82,7 @@ class Round:
         return len(self.taken) + 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Match:
     id: str
     rules: Rules

@@ -1,0 +1,21 @@
+"""Run the benchmarks: `python -m bench` (all) or `python -m bench domain store api bots`."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+SUITES = {
+    "domain": "bench.domain_bench",
+}
+
+
+def main(names: list[str]) -> None:
+    for name in names or list(SUITES):
+        if name not in SUITES:
+            raise SystemExit(f"unknown benchmark {name!r}; known: {', '.join(SUITES)}")
+        importlib.import_module(SUITES[name]).main()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,89 @@
+"""A small HTTP client and a real server process for end-to-end tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: Any
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None,
+         headers: dict[str, str] | None = None, raw: bytes | None = None) -> Reply:
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    for key, value in (headers or {}).items():
+        request.add_header(key, value)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return _reply(response.status, response.headers, response.read())
+    except urllib.error.HTTPError as error:
+        return _reply(error.code, error.headers, error.read())
+
+
+def _reply(status: int, headers: Any, raw: bytes) -> Reply:
+    text = raw.decode()
+    try:
+        body: Any = json.loads(text) if text else None
+    except json.JSONDecodeError:
+        body = text
+    return Reply(status, {k.lower(): v for k, v in headers.items()}, body)
+
+
+class Server:
+    """`cardems serve` in its own process, on a free port, until stopped."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), *args]
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env={**os.environ, **(env or {})},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(self.process.stderr.read().decode())  # type: ignore[union-attr]
+            try:
+                if call(self.base, "GET", "/healthz").status == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise TimeoutError("the server did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()

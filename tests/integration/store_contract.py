@@ -1,0 +1,70 @@
+"""One set of expectations that every event store backend must meet."""
+
+from __future__ import annotations
+
+import pytest
+
+from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent, chain_hash
+from eventstore.base import canonical
+
+
+def new(n: int, start: int = 0) -> list[NewEvent]:
+    return [NewEvent("Thing", {"n": start + i, "text": "é"}, f"2026-12-02T12:00:{i:02d}Z")
+            for i in range(n)]
+
+
+class StoreContract:
+    """Subclasses provide a `store` fixture: an empty store of their backend."""
+
+    def test_a_new_stream_is_empty_at_version_zero(self, store):
+        assert store.version("s") == 0
+        assert store.read("s") == []
+
+    def test_appends_number_events_from_one_without_gaps(self, store):
+        first = store.append("s", new(2), 0)
+        second = store.append("s", new(3, 2), 2)
+        assert [e.version for e in first + second] == [1, 2, 3, 4, 5]
+        assert [e.version for e in store.read("s")] == [1, 2, 3, 4, 5]
+        assert store.version("s") == 5
+
+    def test_reading_after_a_version_with_a_limit_pages_through(self, store):
+        store.append("s", new(10), 0)
+        assert [e.version for e in store.read("s", after=3, limit=4)] == [4, 5, 6, 7]
+        assert [e.data["n"] for e in store.read("s", after=8)] == [8, 9]
+        assert store.read("s", after=10) == []
+
+    def test_a_stale_expected_version_raises_and_writes_nothing(self, store):
+        store.append("s", new(2), 0)
+        for stale in (0, 1, 3):
+            with pytest.raises(ConcurrencyError) as error:
+                store.append("s", new(1), stale, meta={"k": "v"})
+            assert error.value.actual == 2
+        assert store.version("s") == 2
+        assert store.get_meta("s", "k") is None
+
+    def test_streams_are_independent(self, store):
+        store.append("a", new(2), 0)
+        store.append("b", new(1), 0)
+        assert store.version("a") == 2 and store.version("b") == 1
+
+    def test_every_event_is_chained_to_the_one_before(self, store):
+        store.append("s", new(3), 0)
+        store.append("s", new(2), 3)
+        prev = GENESIS_HASH
+        for e in store.read("s"):
+            assert e.prev_hash == prev
+            assert e.hash == chain_hash(prev, e.version, e.type, canonical(e.data), e.recorded_at)
+            prev = e.hash
+
+    def test_data_reads_back_exactly(self, store):
+        data = {"cards": ["QS", "2C"], "nested": {"a": None, "b": [1, 2]}, "name": "Zoë ♥"}
+        store.append("s", [NewEvent("T", data, "t")], 0)
+        (event,) = store.read("s")
+        assert (event.type, event.data, event.recorded_at) == ("T", data, "t")
+
+    def test_meta_is_written_with_the_append_and_kept_beside_the_stream(self, store):
+        store.append("s", new(1), 0, meta={"secret": "x"})
+        assert store.get_meta("s", "secret") == "x"
+        store.put_meta("s", "other", "y")
+        assert store.get_meta("s", "other") == "y"
+        assert store.get_meta("t", "secret") is None

@@ -1,0 +1,121 @@
+"""The application service over a real SQLite file: races, versions, tokens, bot turns."""
+
+import threading
+
+import pytest
+
+from domain.errors import IllegalMove, Violation
+from domain.events import SeatSpec
+from domain.evolve import fold
+from domain.rules import Rules
+from domain.state import Status
+from eventstore.sqlite import SqliteStore
+from workers.dispatch import InlineDispatcher
+from workers.errors import Forbidden, Unauthorized, VersionConflict
+from workers.service import Game, decode
+
+PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+
+
+@pytest.fixture
+def game(tmp_path):
+    store = SqliteStore(tmp_path / "events.sqlite3")
+    yield Game(store)
+    store.close()
+
+
+def test_four_people_passing_at_the_same_moment_all_succeed(game):
+    match = game.create(PEOPLE, Rules()).match
+    start = threading.Barrier(4)
+    errors = []
+
+    def pass_three(seat):
+        start.wait()
+        try:
+            game.pass_cards(match.id, seat, sorted(match.round.hands[seat])[:3])
+        except Exception as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=pass_three, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    after = game.load(match.id)
+    assert after.status is Status.PLAYING
+    assert after.version == match.version + 5  # four passes and the exchange
+
+
+def test_a_stale_if_match_is_a_conflict_and_writes_nothing(game):
+    match = game.create(PEOPLE, Rules()).match
+    game.pass_cards(match.id, 0, sorted(match.round.hands[0])[:3])
+    with pytest.raises(VersionConflict):
+        game.pass_cards(match.id, 1, sorted(match.round.hands[1])[:3],
+                        expected_version=match.version)
+    assert game.store.version(match.id) == match.version + 1
+    game.pass_cards(match.id, 1, sorted(match.round.hands[1])[:3],
+                    expected_version=match.version + 1)
+
+
+def test_a_move_that_lost_a_race_is_decided_again_on_the_new_state(game):
+    match = game.create(PEOPLE, Rules()).match
+    cards = sorted(match.round.hands[0])[:3]
+    start = threading.Barrier(2)
+    outcomes = []
+
+    def pass_same():
+        start.wait()
+        try:
+            game.pass_cards(match.id, 0, cards)
+            outcomes.append("ok")
+        except IllegalMove as exc:
+            outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=pass_same) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes, key=str) == sorted(["ok", Violation.ALREADY_PASSED], key=str)
+
+
+def test_tokens_open_one_seat_of_one_match(game):
+    first = game.create(PEOPLE, Rules())
+    second = game.create(PEOPLE, Rules())
+    assert game.seat_of(first.match.id, first.tokens[2]) == 2
+    assert game.seat_of(first.match.id, None) is None
+    with pytest.raises(Forbidden):
+        game.seat_of(first.match.id, second.tokens[2])
+    with pytest.raises(Unauthorized):
+        game.seat_of(first.match.id, "not-a-token")
+    stored = game.store.get_meta(first.match.id, "tokens")
+    assert all(t not in stored for t in first.tokens.values()), "only hashes are kept"
+
+
+def test_a_bot_turn_run_twice_or_late_does_nothing_more(game):
+    seats = [SeatSpec("Ann"), *(SeatSpec(f"b{i}", "random") for i in range(3))]
+    match = game.create(seats, Rules()).match
+    assert game.bot_turn(match.id, 1, match.version)
+    assert not game.bot_turn(match.id, 1, match.version), "seat 1 has passed already"
+    assert not game.bot_turn(match.id, 0, match.version), "seat 0 is a person"
+    assert game.store.version(match.id) == match.version + 1
+
+
+def test_bots_play_on_their_own_until_a_person_must_act(tmp_path):
+    store = SqliteStore(tmp_path / "events.sqlite3")
+    game = Game(store)
+    dispatcher = InlineDispatcher(game.bot_turn)
+    game.dispatcher = dispatcher
+    seats = [SeatSpec(f"b{i}", "heuristic") for i in range(4)]
+    match = game.create(seats, Rules(end_score=30)).match
+    for _ in range(200):
+        dispatcher.wait_idle()
+        if game.load(match.id).status is Status.FINISHED:
+            break
+    final = game.load(match.id)
+    assert final.status is Status.FINISHED
+    fresh = fold(decode(e) for e in store.read(match.id))
+    assert fresh == final, "a replay of the stored log equals the live state"
+    dispatcher.close()
+    store.close()
