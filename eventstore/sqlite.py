@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -30,6 +31,18 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+POLL_SECONDS = 0.2  # how soon a waiter sees an append made by another process
+
+_appended: dict[str, threading.Condition] = {}
+_appended_lock = threading.Lock()
+
+
+def _condition(path: str) -> threading.Condition:
+    """One condition per database file in this process, notified after every append."""
+    with _appended_lock:
+        return _appended.setdefault(path, threading.Condition())
+
+
 class SqliteStore:
     """A connection per thread; every append is one IMMEDIATE transaction."""
 
@@ -43,6 +56,8 @@ class SqliteStore:
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._connect().executescript(SCHEMA)
+        self._appended = _condition(str(Path(self.path).resolve()) if self.path != ":memory:"
+                                    else f":memory:{id(self)}")
 
     def _connect(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -82,6 +97,8 @@ class SqliteStore:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        with self._appended:
+            self._appended.notify_all()
         return [e for e, _ in stored]
 
     def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
@@ -90,6 +107,16 @@ class SqliteStore:
             "WHERE stream = ? AND version > ? ORDER BY version LIMIT ?",
             (stream, after, -1 if limit is None else limit)).fetchall()
         return [StoredEvent(stream, v, t, json.loads(d), at, p, h) for v, t, d, at, p, h in rows]
+
+    def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
+        deadline = time.monotonic() + timeout
+        while True:
+            events = self.read(stream, after)
+            remaining = deadline - time.monotonic()
+            if events or remaining <= 0:
+                return events
+            with self._appended:
+                self._appended.wait(min(remaining, POLL_SECONDS))
 
     def version(self, stream: str) -> int:
         row = self._connect().execute(

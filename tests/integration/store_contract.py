@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import time
+
 import pytest
 
-from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent, chain_hash
+from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent, chain_hash, open_store
 from eventstore.base import canonical
 
 
@@ -13,8 +16,32 @@ def new(n: int, start: int = 0) -> list[NewEvent]:
             for i in range(n)]
 
 
+def append_later(url: str, stream: str, delay: float) -> None:
+    """In another process: wait, then append one event."""
+    time.sleep(delay)
+    store = open_store(url)
+    store.append(stream, new(1), store.version(stream))
+    store.close()
+
+
 class StoreContract:
-    """Subclasses provide a `store` fixture: an empty store of their backend."""
+    """Subclasses provide `url` and `store` fixtures: an empty store of their backend."""
+
+    def test_a_waiter_sees_an_append_made_by_another_process(self, store, url):
+        store.append("s", new(1), 0)
+        writer = multiprocessing.get_context("spawn").Process(
+            target=append_later, args=(url, "s", 0.5))
+        writer.start()
+        try:
+            events = store.wait_for("s", after=1, timeout=20)
+        finally:
+            writer.join()
+        assert [e.version for e in events] == [2]
+
+    def test_a_waiter_gives_up_empty_after_its_timeout(self, store):
+        store.append("s", new(1), 0)
+        assert store.wait_for("s", after=1, timeout=0.3) == []
+        assert [e.version for e in store.wait_for("s", after=0, timeout=5)] == [1]
 
     def test_a_new_stream_is_empty_at_version_zero(self, store):
         assert store.version("s") == 0

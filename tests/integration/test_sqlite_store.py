@@ -1,12 +1,17 @@
 import pytest
 
-from eventstore.sqlite import SqliteStore
+from eventstore import open_store
 from tests.integration.store_contract import StoreContract
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = SqliteStore(tmp_path / "events.sqlite3")
+def url(tmp_path):
+    return f"sqlite:///{tmp_path / 'events.sqlite3'}"
+
+
+@pytest.fixture
+def store(url):
+    store = open_store(url)
     yield store
     store.close()
 

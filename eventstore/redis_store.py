@@ -1,0 +1,121 @@
+"""The store for several processes and machines: one Redis stream per match.
+
+Entry ids are `0-<version>`, so a version is an id and a live tail is a blocking XREAD. The
+version check and the append happen in one Lua script; a match's keys share one hash tag so
+the layout works on Redis Cluster.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import redis
+
+from eventstore.base import (
+    GENESIS_HASH,
+    ConcurrencyError,
+    NewEvent,
+    StoredEvent,
+    StoreError,
+    chained,
+)
+
+# KEYS: the events stream, the meta hash. ARGV: expected version, the meta pairs count, the
+# meta pairs, then six fields per event (version, type, data, recorded_at, prev_hash, hash).
+APPEND = """
+local version = redis.call('XLEN', KEYS[1])
+local expected = tonumber(ARGV[1])
+if version ~= expected then
+  return {'conflict', version}
+end
+local metas = tonumber(ARGV[2])
+local i = 3
+for _ = 1, metas do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+while i <= #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. ARGV[i], 'type', ARGV[i + 1], 'data', ARGV[i + 2],
+             'recorded_at', ARGV[i + 3], 'prev_hash', ARGV[i + 4], 'hash', ARGV[i + 5])
+  version = version + 1
+  i = i + 6
+end
+return {'ok', version}
+"""
+
+
+def _keys(stream: str) -> tuple[str, str]:
+    tag = "cardems:{" + stream + "}"
+    return tag + ":events", tag + ":meta"
+
+
+class RedisStore:
+    name = "redis"
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self._append = client.register_script(APPEND)
+
+    @classmethod
+    def from_url(cls, url: str) -> RedisStore:
+        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30))
+
+    def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
+               meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
+        events_key, meta_key = _keys(stream)
+        prev_hash = self._hash_at(stream, expected_version)
+        stored = chained(stream, events, expected_version, prev_hash)
+        args: list[Any] = [expected_version, len(meta or {})]
+        for key, value in (meta or {}).items():
+            args += [key, value]
+        for event, data in stored:
+            args += [event.version, event.type, data, event.recorded_at, event.prev_hash,
+                     event.hash]
+        try:
+            outcome, version = self._append(keys=[events_key, meta_key], args=args)
+        except redis.RedisError as exc:
+            raise StoreError(f"redis append failed: {exc}") from exc
+        if outcome != "ok":
+            raise ConcurrencyError(stream, expected_version, int(version))
+        return [e for e, _ in stored]
+
+    def _hash_at(self, stream: str, version: int) -> str:
+        if version == 0:
+            return GENESIS_HASH
+        entries = self.client.xrange(_keys(stream)[0], f"0-{version}", f"0-{version}")
+        if not entries:
+            raise ConcurrencyError(stream, version, self.version(stream))
+        return str(entries[0][1]["hash"])
+
+    def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        entries = self.client.xrange(_keys(stream)[0], f"0-{after + 1}", "+", count=limit)
+        return [_event(stream, entry_id, fields) for entry_id, fields in entries]
+
+    def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
+        """The events after `after`, waiting up to `timeout` seconds for the first of them."""
+        key = _keys(stream)[0]
+        reply = self.client.xread({key: f"0-{after}"}, block=max(1, int(timeout * 1000)))
+        if not reply:
+            return []
+        return [_event(stream, entry_id, fields) for entry_id, fields in reply[0][1]]
+
+    def version(self, stream: str) -> int:
+        return int(self.client.xlen(_keys(stream)[0]))
+
+    def get_meta(self, stream: str, key: str) -> str | None:
+        value = self.client.hget(_keys(stream)[1], key)
+        return None if value is None else str(value)
+
+    def put_meta(self, stream: str, key: str, value: str) -> None:
+        self.client.hset(_keys(stream)[1], key, value)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _event(stream: str, entry_id: str, fields: dict[str, str]) -> StoredEvent:
+    version = int(entry_id.split("-", 1)[1])
+    return StoredEvent(stream, version, fields["type"], json.loads(fields["data"]),
+                       fields["recorded_at"], fields["prev_hash"], fields["hash"])

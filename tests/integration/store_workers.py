@@ -1,0 +1,53 @@
+"""What writer processes do in the race and crash tests (module-level, for spawn)."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+from eventstore import ConcurrencyError, NewEvent, StoreError, open_store
+
+
+def race(url: str, streams: list[str], appends: int, writer: int, ack_path: str) -> None:
+    """Append `appends` events with expected versions, retrying each loss; log every outcome."""
+    store = open_store(url)
+    rng = random.Random(writer)
+    with open(ack_path, "w") as acks:
+        for i in range(appends):
+            stream = rng.choice(streams)
+            while True:
+                version = store.version(stream)
+                event = NewEvent("Raced", {"writer": writer, "i": i}, "t")
+                try:
+                    stored = store.append(stream, [event], version)
+                except ConcurrencyError:
+                    acks.write(f"lost {stream} {version}\n")
+                    continue
+                acks.write(f"ack {stream} {stored[0].version} {writer} {i}\n")
+                break
+    store.close()
+
+
+def burst(url: str, stream: str, writer: int, ack_path: str) -> None:
+    """Append until killed or the store fails; each acknowledged append is logged at once."""
+    store = open_store(url)
+    fd = os.open(ack_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    i = 0
+    while True:
+        version = store.version(stream)
+        event = NewEvent("Burst", {"writer": writer, "i": i}, "t")
+        try:
+            stored = store.append(stream, [event] * 2, version)
+        except ConcurrencyError:
+            continue
+        except (StoreError, OSError, ConnectionError):
+            time.sleep(0.05)
+            try:
+                store.version(stream)
+            except Exception:
+                return
+            continue
+        for e in stored:
+            os.write(fd, f"{e.version} {writer} {i} {e.hash}\n".encode())
+        i += 1

@@ -1,0 +1,144 @@
+"""Several processes racing on the same streams, and crashes in the middle of a burst."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from eventstore import GENESIS_HASH, chain_hash, open_store
+from eventstore.base import canonical
+from tests.integration.store_workers import burst, race
+
+SPAWN = multiprocessing.get_context("spawn")
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'race.sqlite3'}"
+    return request.getfixturevalue("redis_url")
+
+
+def run_writers(url, streams, writers, appends, folder):
+    paths = [str(folder / f"acks-{w}.txt") for w in range(writers)]
+    procs = [SPAWN.Process(target=race, args=(url, streams, appends, w, paths[w]))
+             for w in range(writers)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(300)
+        assert p.exitcode == 0
+    return [line.split() for path in paths for line in Path(path).read_text().splitlines()]
+
+
+def assert_chain(events):
+    prev = GENESIS_HASH
+    for e in events:
+        assert e.prev_hash == prev
+        assert e.hash == chain_hash(prev, e.version, e.type, canonical(e.data), e.recorded_at)
+        prev = e.hash
+
+
+def test_eight_processes_racing_on_one_stream_lose_nothing_and_double_nothing(url, tmp_path):
+    lines = run_writers(url, ["one"], writers=8, appends=200, folder=tmp_path)
+    acks = [line for line in lines if line[0] == "ack"]
+    assert len(acks) == 1600
+    store = open_store(url)
+    events = store.read("one")
+    assert [e.version for e in events] == list(range(1, 1601)), "no gap, no duplicate"
+    by_version = {e.version: (e.data["writer"], e.data["i"]) for e in events}
+    for _, _, version, writer, i in acks:
+        assert by_version[int(version)] == (int(writer), int(i)), "every ack is stored as acked"
+    assert Counter(by_version.values()).most_common(1)[0][1] == 1, "nothing written twice"
+    losses = [line for line in lines if line[0] == "lost"]
+    assert all(int(v) < 1600 for _, _, v in losses)
+    assert_chain(events)
+    store.close()
+
+
+def test_racing_on_many_streams_at_once_keeps_every_stream_whole(url, tmp_path):
+    streams = [f"s{i}" for i in range(6)]
+    lines = run_writers(url, streams, writers=6, appends=100, folder=tmp_path)
+    acks = [line for line in lines if line[0] == "ack"]
+    store = open_store(url)
+    total = 0
+    for stream in streams:
+        events = store.read(stream)
+        assert [e.version for e in events] == list(range(1, len(events) + 1))
+        assert len(events) == sum(1 for a in acks if a[1] == stream)
+        assert_chain(events)
+        total += len(events)
+    assert total == 600
+    store.close()
+
+
+def start_bursts(url, stream, writers, folder):
+    paths = [str(folder / f"burst-{w}.txt") for w in range(writers)]
+    procs = [SPAWN.Process(target=burst, args=(url, stream, w, paths[w])) for w in range(writers)]
+    for p in procs:
+        p.start()
+    return procs, paths
+
+
+def acked(paths):
+    out = {}
+    for path in paths:
+        if not os.path.exists(path):
+            continue
+        for line in Path(path).read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 4 and len(parts[3]) == 64:  # a line cut by the kill is no ack
+                out[int(parts[0])] = (int(parts[1]), int(parts[2]), parts[3])
+    return out
+
+
+def check_after_crash(store, acks):
+    events = store.read("burst")
+    assert acks, "the burst acknowledged something before the crash"
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    by_version = {e.version: e for e in events}
+    for version, (writer, i, digest) in acks.items():
+        stored = by_version[version]
+        assert (stored.data["writer"], stored.data["i"], stored.hash) == (writer, i, digest)
+    assert_chain(events)
+
+
+def test_a_killed_redis_server_keeps_every_acknowledged_append(redis_server, tmp_path):
+    redis_server.flush()
+    procs, paths = start_bursts(redis_server.url, "burst", 4, tmp_path)
+    time.sleep(1.5)
+    redis_server.kill()
+    for p in procs:
+        p.join(30)
+        if p.is_alive():
+            p.kill()
+    acks = acked(paths)
+    redis_server.start()
+    store = open_store(redis_server.url)
+    check_after_crash(store, acks)
+    store.close()
+
+
+def test_writers_killed_mid_burst_leave_sqlite_whole(tmp_path):
+    url = f"sqlite:///{tmp_path / 'crash.sqlite3'}"
+    procs, paths = start_bursts(url, "burst", 4, tmp_path)
+    time.sleep(2.0)
+    for p in procs:
+        os.kill(p.pid, signal.SIGKILL)
+    for p in procs:
+        p.join()
+    acks = acked(paths)
+    conn = sqlite3.connect(tmp_path / "crash.sqlite3")
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    store = open_store(url)
+    check_after_crash(store, acks)
+    store.append("burst", [], store.version("burst"))
+    store.close()
