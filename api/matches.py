@@ -14,7 +14,8 @@ from domain.rules import MoonRule, Rules
 from domain.state import Match
 from domain.views import view_for, view_json
 from workers.errors import Unauthorized
-from workers.service import Game
+from workers.idempotency import MAX_KEY, Idempotency
+from workers.service import Created, Game, Reply
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 
@@ -27,8 +28,7 @@ def game() -> Game:
     return current_app.extensions["cardems"]  # type: ignore[no-any-return]
 
 
-def body(schema: Schema) -> dict[str, Any]:
-    """The JSON body, parsed and validated by `schema`."""
+def raw_body() -> dict[str, Any]:
     if not request.is_json:
         raise BadRequest(415, "send the body as application/json")
     data = request.get_json(silent=True)
@@ -36,7 +36,21 @@ def body(schema: Schema) -> dict[str, Any]:
         raise BadRequest(400, "the body is not valid JSON")
     if not isinstance(data, dict):
         raise BadRequest(400, "the body must be a JSON object")
-    return schema.load(data)  # type: ignore[no-any-return]
+    return data
+
+
+def body(schema: Schema) -> dict[str, Any]:
+    """The JSON body, parsed and validated by `schema`."""
+    return schema.load(raw_body())  # type: ignore[no-any-return]
+
+
+def idempotency() -> Idempotency | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
+        raise BadRequest(400, f"Idempotency-Key takes 1 to {MAX_KEY} printable characters")
+    return Idempotency.of(key, raw_body())
 
 
 def bearer() -> str | None:
@@ -66,12 +80,19 @@ def if_match() -> int | None:
     return int(text)
 
 
-def view_response(match: Match, seat: int | None, status: int = 200,
-                  extra: dict[str, Any] | None = None) -> Response:
-    response = jsonify({**view_json(view_for(match, seat)), **(extra or {})})
+def view_response(match: Match, seat: int | None) -> Response:
+    return reply_response(view_json(view_for(match, seat)), match.version)
+
+
+def reply_response(view: dict[str, Any], version: int, status: int = 200) -> Response:
+    response = jsonify(view)
     response.status_code = status
-    response.headers["ETag"] = f'"{match.version}"'
+    response.headers["ETag"] = f'"{version}"'
     return response
+
+
+def moved(reply: Reply) -> Response:
+    return reply_response(reply.view, reply.version)
 
 
 @bp.post("")
@@ -80,12 +101,22 @@ def create_match() -> Response:
     seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
     if any(s.bot == "expert" for s in seats):
         raise BadRequest(422, "the expert bot is not available on this server yet")
-    created = game().create(seats, Rules.from_mapping(data["rules"]), data["client_seed"],
-                            data["decks"])
-    tokens = {str(seat): token for seat, token in created.tokens.items()}
-    response = view_response(created.match, None, 201, {"tokens": tokens})
-    response.headers["Location"] = url_for("matches.get_match", match_id=created.match.id)
+    rules = Rules.from_mapping(data["rules"])
+    key = idempotency()
+    if key is None:
+        reply = _created(game().create(seats, rules, data["client_seed"], data["decks"]))
+    else:
+        reply = game().create_once(key, seats, rules, data["client_seed"], data["decks"],
+                                   _created)
+    response = reply_response(reply["view"], reply["version"], 201)
+    response.headers["Location"] = url_for("matches.get_match", match_id=reply["view"]["id"])
     return response
+
+
+def _created(created: Created) -> dict[str, Any]:
+    tokens = {str(seat): token for seat, token in created.tokens.items()}
+    view = {**view_json(view_for(created.match, None)), "tokens": tokens}
+    return {"view": view, "version": created.match.version}
 
 
 @bp.get("/<match_id>")
@@ -98,22 +129,22 @@ def get_match(match_id: str) -> Response:
 def pass_cards(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(PassIn())
-    return view_response(game().pass_cards(match_id, seat, data["cards"], if_match()), seat)
+    return moved(game().pass_cards(match_id, seat, data["cards"], if_match(), idempotency()))
 
 
 @bp.post("/<match_id>/plays")
 def play_card(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(PlayIn())
-    return view_response(game().play_card(match_id, seat, data["card"], if_match()), seat)
+    return moved(game().play_card(match_id, seat, data["card"], if_match(), idempotency()))
 
 
 @bp.post("/<match_id>/moon")
 def choose_moon(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(MoonIn())
-    match = game().choose_moon(match_id, seat, MoonRule(data["choice"]), if_match())
-    return view_response(match, seat)
+    choice = MoonRule(data["choice"])
+    return moved(game().choose_moon(match_id, seat, choice, if_match(), idempotency()))
 
 
 @bp.get("/<match_id>/events")
@@ -126,3 +157,9 @@ def events(match_id: str) -> Response:
     next_url = url_for("matches.events", match_id=match_id, after=last,
                        limit=query["limit"]) if more else None
     return jsonify({"events": items, "version": now.version, "next": next_url})
+
+
+@bp.get("/<match_id>/verify")
+def verify(match_id: str) -> Response:
+    game().seat_of(match_id, bearer())
+    return jsonify(game().verify(match_id))

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from domain.errors import IllegalMove, InvalidCommand
 from domain.rules import InvalidRules
 from workers.errors import Forbidden, MatchNotFound, Unauthorized, VersionConflict
+from workers.idempotency import KeyReused
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://cardems.example/problems/"
@@ -67,6 +68,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(IllegalMove)
     def illegal(e: IllegalMove) -> Response:
         return problem(422, e.code.value, "Illegal move", e.detail)
+
+    @app.errorhandler(KeyReused)
+    def key_reused(e: KeyReused) -> Response:
+        return problem(422, "invalid_request", "Idempotency-Key reused", str(e))
 
     @app.errorhandler(MatchNotFound)
     def not_found(e: MatchNotFound) -> Response:

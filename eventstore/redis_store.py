@@ -108,8 +108,11 @@ class RedisStore:
         value = self.client.hget(_keys(stream)[1], key)
         return None if value is None else str(value)
 
-    def put_meta(self, stream: str, key: str, value: str) -> None:
+    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
+        if if_absent:
+            return bool(self.client.hsetnx(_keys(stream)[1], key, value))
         self.client.hset(_keys(stream)[1], key, value)
+        return True
 
     def close(self) -> None:
         self.client.close()

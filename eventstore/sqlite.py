@@ -128,9 +128,11 @@ class SqliteStore:
             "SELECT value FROM meta WHERE stream = ? AND key = ?", (stream, key)).fetchone()
         return None if row is None else row[0]
 
-    def put_meta(self, stream: str, key: str, value: str) -> None:
-        self._connect().execute("INSERT OR REPLACE INTO meta VALUES (?, ?, ?)",
-                                (stream, key, value))
+    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
+        verb = "INSERT OR IGNORE" if if_absent else "INSERT OR REPLACE"
+        cursor = self._connect().execute(f"{verb} INTO meta VALUES (?, ?, ?)",
+                                         (stream, key, value))
+        return cursor.rowcount == 1
 
     def close(self) -> None:
         with self._lock:

@@ -23,14 +23,17 @@ from domain.cards import Card, parse_card
 from domain.codec import event_type, from_data, to_data
 from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
 from domain.decide import decide
+from domain.errors import IllegalMove, Violation
 from domain.events import Event, RoundDealt, SeatSpec
 from domain.evolve import fold
 from domain.rules import MoonRule, Rules
 from domain.state import Match
-from domain.views import event_json, seats_to_act, view_for
+from domain.views import event_json, seats_to_act, view_for, view_json
 from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent
+from workers import integrity
 from workers.dispatch import Dispatcher
 from workers.errors import Forbidden, MatchNotFound, Unauthorized, VersionConflict
+from workers.idempotency import CREATIONS, Idempotency
 
 TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
 RETRIES = 8
@@ -42,6 +45,23 @@ def utc_now() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a move answers: the mover's view after it, at that version."""
+
+    view: dict[str, Any]
+    version: int
+
+    def as_record(self) -> dict[str, Any]:
+        return {"view": self.view, "version": self.version}
+
+
+def _replayed(record: dict[str, Any]) -> Reply:
+    if "refused" in record:
+        raise IllegalMove(Violation(record["refused"]), record["detail"])
+    return Reply(record["view"], record["version"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +86,21 @@ class Game:
         self._lock = threading.Lock()
 
     # -- matches ------------------------------------------------------------------------
+
+    def create_once(self, idempotency: Idempotency, seats: Sequence[SeatSpec], rules: Rules,
+                    client_seed: str, decks: Sequence[Sequence[Card]],
+                    render: Callable[[Created], dict[str, Any]]) -> dict[str, Any]:
+        """Create a match once per Idempotency-Key: a retry gets the first reply again."""
+        slot = idempotency.slot(None)
+        stored = self.store.get_meta(CREATIONS, slot)
+        if stored is not None:
+            return idempotency.unseal(stored)
+        reply = render(self.create(seats, rules, client_seed, decks))
+        if not self.store.put_meta(CREATIONS, slot, idempotency.seal(reply), if_absent=True):
+            stored = self.store.get_meta(CREATIONS, slot)
+            assert stored is not None
+            return idempotency.unseal(stored)  # a simultaneous twin created first
+        return reply
 
     def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
                decks: Sequence[Sequence[Card]] = ()) -> Created:
@@ -125,40 +160,70 @@ class Game:
     # -- moves --------------------------------------------------------------------------
 
     def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
-                   expected_version: int | None = None) -> Match:
-        return self.submit(match_id, lambda _: PassCards(seat, tuple(cards)), expected_version)
+                   expected_version: int | None = None,
+                   idempotency: Idempotency | None = None) -> Reply:
+        return self.submit(match_id, seat, lambda _: PassCards(seat, tuple(cards)),
+                           expected_version, idempotency)
 
     def play_card(self, match_id: str, seat: int, card: Card,
-                  expected_version: int | None = None) -> Match:
-        return self.submit(match_id, lambda secret: PlayCard(seat, card, secret),
-                           expected_version)
+                  expected_version: int | None = None,
+                  idempotency: Idempotency | None = None) -> Reply:
+        return self.submit(match_id, seat, lambda secret: PlayCard(seat, card, secret),
+                           expected_version, idempotency)
 
     def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
-                    expected_version: int | None = None) -> Match:
-        return self.submit(match_id, lambda secret: ChooseMoon(seat, choice, secret),
-                           expected_version)
+                    expected_version: int | None = None,
+                    idempotency: Idempotency | None = None) -> Reply:
+        return self.submit(match_id, seat, lambda secret: ChooseMoon(seat, choice, secret),
+                           expected_version, idempotency)
 
-    def submit(self, match_id: str, command: Callable[[Secret], Command],
-               expected_version: int | None = None) -> Match:
-        """Decide and append; on a race, decide again on the new state unless If-Match."""
+    def submit(self, match_id: str, seat: int, command: Callable[[Secret], Command],
+               expected_version: int | None = None,
+               idempotency: Idempotency | None = None) -> Reply:
+        """Decide and append; on a race, decide again on the new state unless If-Match.
+
+        The reply is the seat's view after the move. With an Idempotency-Key, the reply (or
+        the refusal) is stored with the events, and a retry gets it back, appending nothing.
+        """
         secret = self._secret(match_id)
+        slot = idempotency.slot(seat) if idempotency else None
         for _ in range(RETRIES):
             state = self.load(match_id)
+            if idempotency and slot:
+                stored = self.store.get_meta(match_id, slot)
+                if stored is not None:
+                    return _replayed(idempotency.replay(stored))
             if expected_version is not None and state.version != expected_version:
                 raise VersionConflict(expected_version, state.version)
-            events = decide(state, command(secret))
             try:
-                self._append(match_id, events, state.version)
+                events = decide(state, command(secret))
+            except IllegalMove as refusal:
+                if idempotency and slot:
+                    refused = {"refused": refusal.code.value, "detail": refusal.detail}
+                    self.store.put_meta(match_id, slot, idempotency.record(refused),
+                                        if_absent=True)
+                raise
+            after = fold(events, state)
+            assert after is not None
+            reply = Reply(view_json(view_for(after, seat)), after.version)
+            meta = {slot: idempotency.record(reply.as_record())} if idempotency and slot else None
+            try:
+                self._append(match_id, events, state.version, meta)
             except ConcurrencyError as race:
                 if expected_version is not None:
                     raise VersionConflict(expected_version, race.actual) from None
                 continue
-            after = fold(events, state)
-            assert after is not None
             self._remember(after)
             self._hand_to_bots(after)
-            return after
+            return reply
         raise VersionConflict(state.version, self.store.version(match_id))
+
+    def verify(self, match_id: str) -> dict[str, Any]:
+        """The integrity report, read afresh from the store (never from the cache)."""
+        stored = self.store.read(match_id)
+        if not stored:
+            raise MatchNotFound(match_id)
+        return integrity.report(stored, self._secret(match_id))
 
     def bot_turn(self, match_id: str, seat: int, version: int) -> bool:
         """Let the bot in `seat` act if the match still waits for it; harmless if run twice."""
@@ -173,7 +238,7 @@ class Game:
         if command is None:
             return False
         try:
-            self.submit(match_id, lambda _: command, expected_version=state.version)
+            self.submit(match_id, seat, lambda _: command, expected_version=state.version)
         except VersionConflict:
             return False  # someone moved first; the turn is handed on again from there
         return True

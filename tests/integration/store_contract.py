@@ -92,6 +92,10 @@ class StoreContract:
     def test_meta_is_written_with_the_append_and_kept_beside_the_stream(self, store):
         store.append("s", new(1), 0, meta={"secret": "x"})
         assert store.get_meta("s", "secret") == "x"
-        store.put_meta("s", "other", "y")
+        assert store.put_meta("s", "other", "y")
         assert store.get_meta("s", "other") == "y"
+        assert not store.put_meta("s", "other", "z", if_absent=True)
+        assert store.get_meta("s", "other") == "y"
+        assert store.put_meta("s", "other", "z")
+        assert store.get_meta("s", "other") == "z"
         assert store.get_meta("t", "secret") is None

@@ -9,7 +9,7 @@ from domain.events import SeatSpec
 from domain.evolve import fold
 from domain.rules import Rules
 from domain.state import Status
-from eventstore.sqlite import SqliteStore
+from eventstore import open_store
 from workers.dispatch import InlineDispatcher
 from workers.errors import Forbidden, Unauthorized, VersionConflict
 from workers.service import Game, decode
@@ -17,11 +17,19 @@ from workers.service import Game, decode
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
 
-@pytest.fixture
-def game(tmp_path):
-    store = SqliteStore(tmp_path / "events.sqlite3")
-    yield Game(store)
+@pytest.fixture(params=["sqlite", "redis"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        store = open_store(f"sqlite:///{tmp_path / 'events.sqlite3'}")
+    else:
+        store = open_store(request.getfixturevalue("redis_url"))
+    yield store
     store.close()
+
+
+@pytest.fixture
+def game(store):
+    return Game(store)
 
 
 def test_four_people_passing_at_the_same_moment_all_succeed(game):
@@ -102,8 +110,7 @@ def test_a_bot_turn_run_twice_or_late_does_nothing_more(game):
     assert game.store.version(match.id) == match.version + 1
 
 
-def test_bots_play_on_their_own_until_a_person_must_act(tmp_path):
-    store = SqliteStore(tmp_path / "events.sqlite3")
+def test_bots_play_on_their_own_until_a_person_must_act(store):
     game = Game(store)
     dispatcher = InlineDispatcher(game.bot_turn)
     game.dispatcher = dispatcher
@@ -118,4 +125,3 @@ def test_bots_play_on_their_own_until_a_person_must_act(tmp_path):
     fresh = fold(decode(e) for e in store.read(match.id))
     assert fresh == final, "a replay of the stored log equals the live state"
     dispatcher.close()
-    store.close()

@@ -1,0 +1,98 @@
+"""Check a stored log against the rules: re-decide every move, recompute every deal.
+
+The log is read as the commands that produced it (a creation, a pass, a play, a moon choice);
+each is decided again on the state the log had reached, and what comes out must be the events
+that were stored, to the letter: derived facts (trick winners, points, scores, the winner)
+included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.decide import decide, round_deck
+from domain.errors import IllegalMove, InvalidCommand
+from domain.events import (
+    CardPlayed,
+    Event,
+    MatchCreated,
+    MatchEnded,
+    MoonChosen,
+    PassChosen,
+    RoundDealt,
+)
+from domain.evolve import CorruptStream, fold
+from domain.shuffle import deal, seed_commitment
+from domain.state import Match
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayCheck:
+    first_bad_version: int | None
+    reason: str | None
+    state: Match | None
+
+    @property
+    def ok(self) -> bool:
+        return self.first_bad_version is None
+
+
+def _command_for(event: Event, secret: Secret) -> Command | None:
+    if isinstance(event, MatchCreated):
+        return CreateMatch(event.match_id, event.seats, event.rules, event.client_seed, secret,
+                           event.created_at)
+    if isinstance(event, PassChosen):
+        return PassCards(event.seat, event.cards, event.bot)
+    if isinstance(event, CardPlayed):
+        return PlayCard(event.seat, event.card, secret, event.bot)
+    if isinstance(event, MoonChosen):
+        return ChooseMoon(event.seat, event.choice, secret, event.bot)
+    return None
+
+
+def replay_check(events: Sequence[Event], secret: Secret) -> ReplayCheck:
+    """The first version (from 1) at which the log departs from a fresh decision, if any."""
+    state: Match | None = None
+    i = 0
+    while i < len(events):
+        command = _command_for(events[i], secret)
+        if command is None:
+            return ReplayCheck(i + 1, f"{type(events[i]).__name__} does not follow a move", state)
+        try:
+            expected = decide(state, command)
+        except (IllegalMove, InvalidCommand) as refusal:
+            reason = refusal.code.value if isinstance(refusal, IllegalMove) else "invalid"
+            return ReplayCheck(i + 1, f"the move was not allowed ({reason})", state)
+        for offset, event in enumerate(expected):
+            stored = events[i + offset] if i + offset < len(events) else None
+            if stored != event:
+                name = type(event).__name__
+                return ReplayCheck(i + offset + 1, f"{name} differs from a fresh replay", state)
+        try:
+            state = fold(expected, state)
+        except CorruptStream as exc:
+            return ReplayCheck(i + 1, str(exc), state)
+        i += len(expected)
+    return ReplayCheck(None, None, state)
+
+
+def deals_check(events: Sequence[Event]) -> bool | None:
+    """Once the match is over, every deal recomputed from the revealed seed; None before."""
+    if not events or not isinstance(events[-1], MatchEnded):
+        return None
+    created, ended = events[0], events[-1]
+    if not isinstance(created, MatchCreated):
+        return False
+    seed = bytes.fromhex(ended.server_seed)
+    if seed_commitment(seed) != created.seed_commitment:
+        return False
+    secret = Secret(seed, ended.decks)
+    for event in events:
+        if isinstance(event, RoundDealt):
+            deck = round_deck(secret, created.client_seed, event.round)
+            hands = tuple(tuple(sorted(h)) for h in deal(deck, event.dealer))
+            if hands != event.hands:
+                return False
+    return len(ended.decks) == created.given_decks

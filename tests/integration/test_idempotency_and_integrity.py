@@ -1,0 +1,212 @@
+"""Idempotent retries, the integrity report, tampering, and the cache against a replay."""
+
+import json
+from random import Random
+
+import pytest
+
+from domain.errors import IllegalMove, Violation
+from domain.events import SeatSpec
+from domain.evolve import fold
+from domain.legal import legal_cards
+from domain.rules import MoonRule, Rules
+from domain.state import Status
+from domain.views import seats_to_act
+from eventstore import GENESIS_HASH, chain_hash, open_store
+from eventstore.base import canonical
+from workers.idempotency import CREATIONS, Idempotency, KeyReused
+from workers.service import Game, decode
+
+PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def backend(request, tmp_path):
+    if request.param == "sqlite":
+        return "sqlite", f"sqlite:///{tmp_path / 'events.sqlite3'}"
+    return "redis", request.getfixturevalue("redis_url")
+
+
+@pytest.fixture
+def game(backend):
+    store = open_store(backend[1])
+    yield Game(store)
+    store.close()
+
+
+def three(match, seat):
+    return sorted(match.round.hands[seat])[:3]
+
+
+def test_a_retry_with_the_same_key_and_body_returns_the_first_reply_and_appends_nothing(game):
+    match = game.create(PEOPLE, Rules()).match
+    key = Idempotency.of("k-1", {"cards": [str(c) for c in three(match, 0)]})
+    first = game.pass_cards(match.id, 0, three(match, 0), idempotency=key)
+    again = game.pass_cards(match.id, 0, three(match, 0), idempotency=key)
+    assert again == first
+    assert game.store.version(match.id) == match.version + 1
+
+
+def test_the_same_key_with_another_body_is_refused(game):
+    match = game.create(PEOPLE, Rules()).match
+    game.pass_cards(match.id, 0, three(match, 0), idempotency=Idempotency.of("k", {"a": 1}))
+    with pytest.raises(KeyReused):
+        game.pass_cards(match.id, 0, three(match, 0), idempotency=Idempotency.of("k", {"a": 2}))
+
+
+def test_keys_are_scoped_to_the_match_and_the_seat(game):
+    match = game.create(PEOPLE, Rules()).match
+    other = game.create(PEOPLE, Rules()).match
+    key = Idempotency.of("same", {})
+    game.pass_cards(match.id, 0, three(match, 0), idempotency=key)
+    game.pass_cards(match.id, 1, three(match, 1), idempotency=key)
+    game.pass_cards(other.id, 0, three(other, 0), idempotency=key)
+    assert game.store.version(match.id) == match.version + 2
+    assert game.store.version(other.id) == other.version + 1
+
+
+def test_a_refused_move_is_refused_again_on_retry_even_after_the_state_moved(game):
+    match = game.create(PEOPLE, Rules()).match
+    for seat in range(4):
+        game.pass_cards(match.id, seat, three(match, seat))
+    state = game.load(match.id)
+    leader = state.round.turn
+    other = (leader + 1) % 4
+    card = min(legal_cards(state.round, state.rules, other) or state.round.hands[other])
+    key = Idempotency.of("early", {"card": str(card)})
+    with pytest.raises(IllegalMove) as first:
+        game.play_card(match.id, other, card, idempotency=key)
+    assert first.value.code is Violation.NOT_YOUR_TURN
+    game.play_card(match.id, leader, min(state.round.hands[leader]))
+    with pytest.raises(IllegalMove) as again:
+        game.play_card(match.id, other, card, idempotency=key)
+    assert again.value.code is Violation.NOT_YOUR_TURN
+
+
+def test_a_creation_retried_with_its_key_returns_the_same_match_and_tokens(game):
+    key = Idempotency.of("create-1", {"seats": "..."})
+
+    def render(created):
+        return {"id": created.match.id, "tokens": created.tokens}
+
+    first = game.create_once(key, PEOPLE, Rules(), "", (), render)
+    again = game.create_once(key, PEOPLE, Rules(), "", (), render)
+    assert again == json.loads(json.dumps(first))
+    sealed = game.store.get_meta(CREATIONS, key.slot(None))
+    assert sealed and all(t not in sealed for t in first["tokens"].values())
+    with pytest.raises(KeyReused):
+        game.create_once(Idempotency.of("create-1", {"seats": "other"}), PEOPLE, Rules(), "",
+                         (), render)
+
+
+def play_to_the_end(game, match_id, rules_seed=0):
+    rng = Random(rules_seed)
+    while True:
+        state = game.load(match_id)
+        if state.status is Status.FINISHED:
+            return state
+        seat = seats_to_act(state)[0]
+        if state.status is Status.PASSING:
+            game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
+        elif state.status is Status.PLAYING:
+            game.play_card(match_id, seat,
+                           rng.choice(sorted(legal_cards(state.round, state.rules, seat))))
+        else:
+            game.choose_moon(match_id, seat, MoonRule.ADD_TO_OTHERS)
+
+
+def test_the_cached_state_equals_a_full_replay_at_every_step(game):
+    rules = Rules(end_score=30, moon=MoonRule.SHOOTER_CHOICE)
+    match = game.create(PEOPLE, rules).match
+    rng = Random(1)
+    steps = 0
+    while True:
+        cached = game.load(match.id)
+        assert cached == fold(decode(e) for e in game.store.read(match.id))
+        if cached.status is Status.FINISHED:
+            break
+        seat = seats_to_act(cached)[0]
+        if cached.status is Status.PASSING:
+            game.pass_cards(match.id, seat, rng.sample(sorted(cached.round.hands[seat]), 3))
+        elif cached.status is Status.PLAYING:
+            game.play_card(match.id, seat,
+                           rng.choice(sorted(legal_cards(cached.round, cached.rules, seat))))
+        else:
+            game.choose_moon(match.id, seat, MoonRule.SUBTRACT_FROM_SELF)
+        steps += 1
+    assert steps > 52
+
+
+def test_an_untouched_finished_match_verifies_with_every_deal_recomputed(game):
+    match = game.create(PEOPLE, Rules(end_score=26)).match
+    assert game.verify(match.id)["deals_ok"] is None, "deals are checked once the seed is out"
+    final = play_to_the_end(game, match.id)
+    report = game.verify(match.id)
+    assert report == {"ok": True, "events": final.version, "chain_ok": True, "replay_ok": True,
+                      "deals_ok": True, "first_bad_version": None, "reason": None}
+
+
+def tamper(backend, game, match_id, version, change, rechain):
+    """Edit one stored event behind the store's back (and, if asked, forge the chain)."""
+    events = game.store.read(match_id)
+    rows = []
+    prev = GENESIS_HASH
+    for e in events:
+        data = change(dict(e.data)) if e.version == version else e.data
+        digest = e.hash
+        prev_hash = e.prev_hash
+        if rechain and e.version >= version:
+            prev_hash = prev
+            digest = chain_hash(prev, e.version, e.type, canonical(data), e.recorded_at)
+        rows.append((e, data, prev_hash, digest))
+        prev = digest
+    if backend[0] == "sqlite":
+        conn = game.store._connect()
+        for e, data, prev_hash, digest in rows:
+            conn.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? "
+                         "WHERE stream = ? AND version = ?",
+                         (canonical(data), prev_hash, digest, match_id, e.version))
+    else:
+        client = game.store.client
+        key = "cardems:{" + match_id + "}:events"
+        client.delete(key)
+        for e, data, prev_hash, digest in rows:
+            client.xadd(key, {"type": e.type, "data": canonical(data),
+                              "recorded_at": e.recorded_at, "prev_hash": prev_hash,
+                              "hash": digest}, id=f"0-{e.version}")
+
+
+def _first(game, match_id, type_name):
+    return next(e.version for e in game.store.read(match_id) if e.type == type_name)
+
+
+def test_an_edited_event_breaks_the_chain_at_its_version(backend, game):
+    match = game.create(PEOPLE, Rules(end_score=26)).match
+    play_to_the_end(game, match.id)
+    version = _first(game, match.id, "TrickTaken")
+    tamper(backend, game, match.id, version,
+           lambda d: {**d, "winner": (d["winner"] + 1) % 4}, rechain=False)
+    report = Game(game.store).verify(match.id)
+    assert report["chain_ok"] is False and report["ok"] is False
+    assert report["first_bad_version"] == version
+
+
+def test_a_forged_chain_still_fails_the_replay_at_the_edited_event(backend, game):
+    match = game.create(PEOPLE, Rules(end_score=26)).match
+    play_to_the_end(game, match.id)
+    version = _first(game, match.id, "RoundScored")
+    tamper(backend, game, match.id, version,
+           lambda d: {**d, "scores": [0, 0, 0, 0]}, rechain=True)
+    report = Game(game.store).verify(match.id)
+    assert report["chain_ok"] is True
+    assert report["replay_ok"] is False and report["ok"] is False
+    assert report["first_bad_version"] == version
+
+
+def test_a_forged_revealed_seed_fails_verification(backend, game):
+    match = game.create(PEOPLE, Rules(end_score=26)).match
+    final = play_to_the_end(game, match.id)
+    tamper(backend, game, match.id, final.version,
+           lambda d: {**d, "server_seed": "00" * 32}, rechain=True)
+    report = Game(game.store).verify(match.id)
+    assert report["ok"] is False and report["first_bad_version"] == final.version
