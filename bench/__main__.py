@@ -7,6 +7,8 @@ import sys
 
 SUITES = {
     "domain": "bench.domain_bench",
+    "store": "bench.store_bench",
+    "api": "bench.api_bench",
 }
 
 

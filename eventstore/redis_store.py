@@ -22,16 +22,24 @@ from eventstore.base import (
     chained,
 )
 
-# KEYS: the events stream, the meta hash. ARGV: expected version, the meta pairs count, the
-# meta pairs, then six fields per event (version, type, data, recorded_at, prev_hash, hash).
+# KEYS: the events stream, the meta hash. ARGV: expected version, the hash at that version,
+# the meta pairs count, the meta pairs, then six fields per event (version, type, data,
+# recorded_at, prev_hash, hash). The hash check lets the client chain from the head it last
+# saw without a round trip to read it first.
 APPEND = """
 local version = redis.call('XLEN', KEYS[1])
 local expected = tonumber(ARGV[1])
 if version ~= expected then
   return {'conflict', version}
 end
-local metas = tonumber(ARGV[2])
-local i = 3
+if version > 0 then
+  local head = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1][2]
+  if head[10] ~= ARGV[2] then
+    return {'stale', version}
+  end
+end
+local metas = tonumber(ARGV[3])
+local i = 4
 for _ = 1, metas do
   redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
   i = i + 2
@@ -46,6 +54,9 @@ return {'ok', version}
 """
 
 
+HEADS_KEPT = 10_000
+
+
 def _keys(stream: str) -> tuple[str, str]:
     tag = "cardems:{" + stream + "}"
     return tag + ":events", tag + ":meta"
@@ -57,6 +68,7 @@ class RedisStore:
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
         self._append = client.register_script(APPEND)
+        self._heads: dict[str, tuple[int, str]] = {}  # stream -> (version, hash) last seen
 
     @classmethod
     def from_url(cls, url: str) -> RedisStore:
@@ -64,22 +76,42 @@ class RedisStore:
 
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
                meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
-        events_key, meta_key = _keys(stream)
-        prev_hash = self._hash_at(stream, expected_version)
+        head = self._heads.get(stream)
+        known = head[1] if head and head[0] == expected_version else None
+        outcome, version, stored = self._try_append(stream, events, expected_version, meta,
+                                                    known)
+        if outcome == "stale":  # our remembered head was not the stored one: read it
+            outcome, version, stored = self._try_append(stream, events, expected_version, meta,
+                                                        None)
+        if outcome != "ok":
+            self._heads.pop(stream, None)
+            raise ConcurrencyError(stream, expected_version, version)
+        if stored:
+            self._remember_head(stream, stored[-1].version, stored[-1].hash)
+        return stored
+
+    def _try_append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
+                    meta: Mapping[str, str] | None,
+                    prev_hash: str | None) -> tuple[str, int, list[StoredEvent]]:
+        if prev_hash is None:
+            prev_hash = self._hash_at(stream, expected_version)
         stored = chained(stream, events, expected_version, prev_hash)
-        args: list[Any] = [expected_version, len(meta or {})]
+        args: list[Any] = [expected_version, prev_hash, len(meta or {})]
         for key, value in (meta or {}).items():
             args += [key, value]
         for event, data in stored:
             args += [event.version, event.type, data, event.recorded_at, event.prev_hash,
                      event.hash]
         try:
-            outcome, version = self._append(keys=[events_key, meta_key], args=args)
+            outcome, version = self._append(keys=list(_keys(stream)), args=args)
         except redis.RedisError as exc:
             raise StoreError(f"redis append failed: {exc}") from exc
-        if outcome != "ok":
-            raise ConcurrencyError(stream, expected_version, int(version))
-        return [e for e, _ in stored]
+        return str(outcome), int(version), [e for e, _ in stored]
+
+    def _remember_head(self, stream: str, version: int, digest: str) -> None:
+        if len(self._heads) > HEADS_KEPT:
+            self._heads.clear()
+        self._heads[stream] = (version, digest)
 
     def _hash_at(self, stream: str, version: int) -> str:
         if version == 0:
@@ -91,7 +123,10 @@ class RedisStore:
 
     def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         entries = self.client.xrange(_keys(stream)[0], f"0-{after + 1}", "+", count=limit)
-        return [_event(stream, entry_id, fields) for entry_id, fields in entries]
+        events = [_event(stream, entry_id, fields) for entry_id, fields in entries]
+        if events:
+            self._remember_head(stream, events[-1].version, events[-1].hash)
+        return events
 
     def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
         """The events after `after`, waiting up to `timeout` seconds for the first of them."""

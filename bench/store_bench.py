@@ -1,0 +1,133 @@
+"""Event store figures: appends per second and latency on each backend, beside redis-benchmark's
+XADD on the same server, and the cost of reading and folding a long match."""
+
+from __future__ import annotations
+
+import multiprocessing
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from domain.evolve import fold
+from eventstore import NewEvent, open_store
+from tests.redis_server import RedisServer
+from workers.service import decode
+
+SPAWN = multiprocessing.get_context("spawn")
+EVENT = {"seat": 2, "card": "QS", "bot": "heuristic/1"}
+
+
+def _client(url: str, stream: str, count: int, queue: multiprocessing.Queue,
+            go: multiprocessing.Event) -> None:
+    store = open_store(url)
+    store.version(stream)  # connect before the clock starts
+    latencies = []
+    go.wait()
+    for version in range(count):
+        start = time.perf_counter()
+        store.append(stream, [NewEvent("CardPlayed", EVENT, "2026-12-02T12:00:00.000Z")],
+                     version)
+        latencies.append(time.perf_counter() - start)
+    finished = time.time()
+    store.close()
+    queue.put((latencies, finished))
+
+
+def appends(url: str, clients: int, count: int) -> dict[str, float]:
+    """`clients` processes, each appending `count` single events to its own stream."""
+    queue: multiprocessing.Queue = SPAWN.Queue()
+    go = SPAWN.Event()
+    procs = [SPAWN.Process(target=_client, args=(url, f"bench-{clients}-{c}", count, queue, go))
+             for c in range(clients)]
+    for p in procs:
+        p.start()
+    time.sleep(2.0 + 0.2 * clients)  # every client started and connected
+    start = time.time()
+    go.set()
+    results = [queue.get() for _ in procs]
+    latencies = [x for lat, _ in results for x in lat]
+    elapsed = max(end for _, end in results) - start
+    for p in procs:
+        p.join()
+    latencies.sort()
+    return {"appends/s": len(latencies) / elapsed,
+            "p50 ms": 1000 * statistics.median(latencies),
+            "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1]}
+
+
+def redis_benchmark_xadd(port: int, clients: int, requests: int) -> float:
+    """XADD operations per second as redis-benchmark measures them on the same server."""
+    output = subprocess.run(
+        ["redis-benchmark", "-p", str(port), "-c", str(clients), "-n", str(requests), "--csv",
+         "XADD", "bench-xadd", "*", "type", "CardPlayed", "data", "x" * 60],
+        capture_output=True, text=True, check=True).stdout
+    row = [line for line in output.splitlines() if line.startswith('"XADD')][-1]
+    return float(row.split('","')[1])
+
+
+def read_and_fold(url: str, events: list, repeat: int = 20) -> float:
+    from domain.codec import event_type, to_data
+
+    store = open_store(url)
+    new = [NewEvent(event_type(e), to_data(e), "2026-12-02T12:00:00.000Z") for e in events]
+    store.append("long-match", new, 0)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fold(decode(e) for e in store.read("long-match"))
+        best = min(best, time.perf_counter() - start)
+    store.close()
+    return best
+
+
+def long_match(min_events: int = 1200) -> list:
+    from random import Random
+
+    from domain.bots.autoplay import play_out
+    from domain.bots.base import policy_named
+    from domain.commands import CreateMatch, Secret
+    from domain.events import SeatSpec
+    from domain.rules import Rules
+
+    rng = Random(12)
+    command = CreateMatch("long", tuple(SeatSpec(f"b{i}", "heuristic") for i in range(4)),
+                          Rules(end_score=250), "", Secret(rng.randbytes(32)), "t")
+    events = play_out(command, [policy_named("heuristic")] * 4, rng)[1]
+    assert len(events) >= min_events
+    return events[:min_events]
+
+
+def run() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="cardems-bench-"))
+    redis = RedisServer(folder)
+    try:
+        print("store: appends of one event with an expected version (fsync on every append)")
+        sqlite_url = f"sqlite:///{folder / 'bench.sqlite3'}"
+        for clients, count in ((1, 2000), (16, 300)):
+            ours_redis = appends(redis.url, clients, count)
+            xadd = redis_benchmark_xadd(redis.port, clients, clients * count)
+            ours_sqlite = appends(sqlite_url, clients, count)
+            for name, fig in (("sqlite", ours_sqlite), ("redis", ours_redis)):
+                print(f"  {name:6s} {clients:2d} clients  {fig['appends/s']:9,.0f} appends/s"
+                      f"  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms")
+            print(f"  redis-benchmark XADD {clients:2d} clients {xadd:9,.0f} ops/s;"
+                  f" our redis appends / XADD = {ours_redis['appends/s'] / xadd:.2f}")
+        events = long_match()
+        for name, url in (("sqlite", sqlite_url), ("redis", redis.url)):
+            seconds = read_and_fold(url, events)
+            print(f"  read and fold a {len(events)}-event match from {name}: "
+                  f"{seconds * 1000:.1f} ms ({len(events) / seconds:,.0f} events/s)")
+    finally:
+        redis.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    run()
+
+
+if __name__ == "__main__":
+    main()
