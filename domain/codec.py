@@ -58,8 +58,10 @@ _ENCODE: dict[type, Callable[[Any], Data]] = {
     RoundDealt: lambda e: {
         "round": e.round, "dealer": e.dealer, "pass_direction": e.pass_direction.value,
         "hands": [_cards(h) for h in e.hands]},
-    PassChosen: lambda e: {"seat": e.seat, "cards": _cards(e.cards), "bot": e.bot},
-    PassesExchanged: lambda e: {"received": [_cards(h) for h in e.received]},
+    PassChosen: lambda e: {
+        "round": e.round, "seat": e.seat, "cards": _cards(e.cards), "bot": e.bot},
+    PassesExchanged: lambda e: {
+        "round": e.round, "received": [_cards(h) for h in e.received]},
     CardPlayed: lambda e: {"seat": e.seat, "card": str(e.card), "bot": e.bot},
     TrickTaken: lambda e: {
         "round": e.round, "trick": e.trick, "winner": e.winner, "points": e.points},
@@ -82,8 +84,9 @@ _DECODE: dict[type, Callable[[Data], Any]] = {
     RoundDealt: lambda d: RoundDealt(
         d["round"], d["dealer"], PassDirection(d["pass_direction"]),
         tuple(_hand(h) for h in d["hands"])),
-    PassChosen: lambda d: PassChosen(d["seat"], _hand(d["cards"]), d["bot"]),
-    PassesExchanged: lambda d: PassesExchanged(tuple(_hand(h) for h in d["received"])),
+    PassChosen: lambda d: PassChosen(d["round"], d["seat"], _hand(d["cards"]), d["bot"]),
+    PassesExchanged: lambda d: PassesExchanged(
+        d["round"], tuple(_hand(h) for h in d["received"])),
     CardPlayed: lambda d: CardPlayed(d["seat"], parse_card(d["card"]), d["bot"]),
     TrickTaken: lambda d: TrickTaken(d["round"], d["trick"], d["winner"], d["points"]),
     MoonShot: lambda d: MoonShot(d["round"], d["seat"]),

@@ -92,11 +92,11 @@ def _pass(state: Match | None, c: PassCards) -> list[Event]:
     if missing:
         raise IllegalMove(Violation.CARD_NOT_IN_HAND,
                           f"{' '.join(spell(missing))} not in your hand")
-    events: list[Event] = [PassChosen(c.seat, cards, c.bot)]
+    events: list[Event] = [PassChosen(rnd.number, c.seat, cards, c.bot)]
     passes = list(rnd.passes)
     passes[c.seat] = cards
     if all(p is not None for p in passes):
-        events.append(PassesExchanged(_received(passes, rnd.pass_direction)))
+        events.append(PassesExchanged(rnd.number, _received(passes, rnd.pass_direction)))
     return events
 
 

@@ -45,6 +45,7 @@ class RoundDealt:
 class PassChosen:
     """A seat set three cards aside: secret to it until the exchange, then to its receiver."""
 
+    round: int
     seat: int
     cards: Hand
     bot: str | None = None
@@ -54,6 +55,7 @@ class PassChosen:
 class PassesExchanged:
     """All four passes handed over at once; `received[s]` is secret to seat s."""
 
+    round: int
     received: tuple[Hand, ...]
 
 

@@ -38,7 +38,7 @@ def _created(state: Match | None, e: MatchCreated) -> Match:
     return Match(
         id=e.match_id, rules=e.rules, seats=e.seats, client_seed=e.client_seed,
         seed_commitment=e.seed_commitment, given_decks=e.given_decks, created_at=e.created_at,
-        status=Status.PASSING, version=1, round=None, totals=(0,) * SEATS, history=(),
+        status=Status.DEALING, version=1, round=None, totals=(0,) * SEATS, history=(),
     )
 
 

@@ -28,6 +28,7 @@ def evolved(value: _T, **changes: Any) -> _T:
 
 
 class Status(StrEnum):
+    DEALING = "dealing"  # only between the creation and the first deal, seen in replays
     PASSING = "passing"
     PLAYING = "playing"
     MOON_CHOICE = "moon_choice"

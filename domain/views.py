@@ -140,15 +140,16 @@ def view_json(v: MatchView) -> dict[str, Any]:
     }
 
 
-def event_json(event: Event, round_number: int, now: Match, viewer: int | None) -> dict[str, Any]:
+def event_json(event: Event, now: Match, viewer: int | None) -> dict[str, Any]:
     """An event's data as `viewer` may see it now; hidden cards become null.
 
-    `round_number` is the round the event belongs to: its secrets become public once that
-    round is over.
+    A round's secrets (its deal and passes) become public once that round is over.
     """
     data = to_data(event)
-    if now.round_is_over(round_number):
+    if not isinstance(event, RoundDealt | PassChosen | PassesExchanged) \
+            or now.round_is_over(event.round):
         return data
+    round_number = event.round
     if isinstance(event, RoundDealt):
         data["hands"] = [h if s == viewer else None for s, h in enumerate(data["hands"])]
     elif isinstance(event, PassChosen):

@@ -24,7 +24,7 @@ from domain.codec import event_type, from_data, to_data
 from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
 from domain.decide import decide
 from domain.errors import IllegalMove, Violation
-from domain.events import Event, RoundDealt, SeatSpec
+from domain.events import Event, SeatSpec
 from domain.evolve import fold
 from domain.rules import MoonRule, Rules
 from domain.state import Match
@@ -256,21 +256,16 @@ class Game:
                limit: int = 100) -> tuple[list[dict[str, Any]], Match]:
         """The log after `after` as `viewer` may see it now."""
         now = self.load(match_id)
-        out = []
-        round_number = 0
-        for stored in self.store.read(match_id):
-            event = decode(stored)
-            if isinstance(event, RoundDealt):
-                round_number = event.round
-            if stored.version <= after:
-                continue
-            if stored.version > now.version or len(out) >= limit:
-                break
-            out.append({"version": stored.version, "type": stored.type,
-                        "data": event_json(event, round_number, now, viewer),
-                        "recorded_at": stored.recorded_at, "hash": stored.hash,
-                        "prev_hash": stored.prev_hash})
-        return out, now
+        page = [e for e in self.store.read(match_id, after, limit) if e.version <= now.version]
+        return [self.event_item(e, now, viewer) for e in page], now
+
+    @staticmethod
+    def event_item(stored: StoredEvent, now: Match, viewer: int | None) -> dict[str, Any]:
+        """One stored event as `viewer` may see it, given the match as it is `now`."""
+        return {"version": stored.version, "type": stored.type,
+                "data": event_json(decode(stored), now, viewer),
+                "recorded_at": stored.recorded_at, "hash": stored.hash,
+                "prev_hash": stored.prev_hash}
 
     # -- storage ------------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ def test_a_pass_of_three_cards_is_secret_until_all_four_have_chosen():
     state = match_in_round_one()
     assert state.status is Status.PASSING
     state, events = then(state, PassCards(0, cards("2C 3C 4C")))
-    assert events == [PassChosen(0, cards("2C 3C 4C"))]
+    assert events == [PassChosen(1, 0, cards("2C 3C 4C"))]
     assert view_for(state, 1).you.received is None
     assert view_for(state, None).seats_passed == (0,)
 

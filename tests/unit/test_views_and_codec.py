@@ -31,7 +31,7 @@ def test_the_deal_event_shows_a_seat_its_own_hand_until_the_round_is_over():
     dealt = events[1]
     assert isinstance(dealt, RoundDealt)
     for viewer in (None, 0, 1, 2, 3):
-        hands = event_json(dealt, 1, state, viewer)["hands"]
+        hands = event_json(dealt, state, viewer)["hands"]
         assert [h is not None for h in hands] == [s == viewer for s in range(4)]
 
 
@@ -46,14 +46,14 @@ def test_a_pass_is_seen_by_its_passer_then_by_its_receiver_after_the_exchange():
         if seat == 0:
             first = pass_event
             before_exchange = state
-    seen = [event_json(first, 1, before_exchange, v)["cards"] is not None for v in range(4)]
+    seen = [event_json(first, before_exchange, v)["cards"] is not None for v in range(4)]
     assert seen == [True, False, False, False]
-    seen = [event_json(first, 1, state, v)["cards"] is not None for v in range(4)]
+    seen = [event_json(first, state, v)["cards"] is not None for v in range(4)]
     assert seen == [True, True, False, False], "round 1 passes left: seat 1 received it"
     exchanged = events[-1]
     assert isinstance(exchanged, PassesExchanged)
     for viewer in range(4):
-        received = event_json(exchanged, 1, state, viewer)["received"]
+        received = event_json(exchanged, state, viewer)["received"]
         assert [r is not None for r in received] == [s == viewer for s in range(4)]
         you = view_json(view_for(state, viewer))["you"]
         assert you["received"] == sorted(map(str, chosen[(viewer - 1) % 4]),
