@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve test lint bench redis-server
+.PHONY: install serve test bench fuzz redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,7 @@ test: install redis-server
 
 bench: install redis-server
 	$(PY) -m bench
+
+# The long contract fuzzing run: thousands of cases, the exhaustive coverage phase too.
+fuzz: install
+	$(PY) -m tests.e2e.fuzz_long

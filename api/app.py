@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Response, jsonify
+from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import matches, problems
+from api import matches, problems, stream
 from eventstore import open_store
 from eventstore.open import DEFAULT_STORE
 from workers.dispatch import Dispatcher, InlineDispatcher
@@ -22,18 +23,22 @@ class Settings:
     store: str = DEFAULT_STORE
     bots: str = "inline"  # inline | rq | off
     bot_threads: int = 2
+    sse_keepalive: float = 15.0
 
 
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["SSE_KEEPALIVE"] = settings.sse_keepalive
     app.json.sort_keys = False  # type: ignore[attr-defined]
     game = Game(open_store(settings.store))
     game.dispatcher = _dispatcher(settings, game)
     app.extensions["cardems"] = game
     problems.init_app(app)
     matches.init_app(app)
+    stream.init_app(app)
+    app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.yaml"))
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -17,11 +17,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--store", default=DEFAULT_STORE,
                        help="sqlite:///PATH (default) or redis://HOST:PORT/DB")
-    serve.add_argument("--bots", choices=["inline", "rq"], default=None,
-                       help="where bot turns run (default: inline with SQLite, rq with Redis)")
+    serve.add_argument("--bots", choices=["inline", "rq", "off"], default=None,
+                       help="where bot turns run (default: inline with SQLite, rq with Redis;"
+                            " off: bots never move, for tests)")
     serve.add_argument("--workers", type=int, default=1, help="API processes (gunicorn)")
     serve.add_argument("--threads", type=int, default=8, help="threads per API process")
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
+    serve.add_argument("--keepalive", type=float, default=15.0,
+                       help="seconds between keep-alive comments on an idle event stream")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
@@ -32,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
     from api.app import Settings, create_app
 
     bots = args.bots or ("rq" if args.store.startswith("redis") else "inline")
-    settings = Settings(store=args.store, bots=bots)
+    settings = Settings(store=args.store, bots=bots, sse_keepalive=args.keepalive)
     if args.dev:
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0

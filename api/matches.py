@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
@@ -18,6 +19,7 @@ from workers.idempotency import MAX_KEY, Idempotency
 from workers.service import Created, Game, Reply
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
+KEY_PATTERN = re.compile(r"[!-~](?:[ -~]*[!-~])?")
 
 
 def init_app(app: Flask) -> None:
@@ -48,8 +50,8 @@ def idempotency() -> Idempotency | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
-        raise BadRequest(400, f"Idempotency-Key takes 1 to {MAX_KEY} printable characters")
+    if len(key) > MAX_KEY or not KEY_PATTERN.fullmatch(key):
+        raise BadRequest(400, f"Idempotency-Key takes 1 to {MAX_KEY} visible ASCII characters")
     return Idempotency.of(key, raw_body())
 
 
@@ -163,3 +165,15 @@ def events(match_id: str) -> Response:
 def verify(match_id: str) -> Response:
     game().seat_of(match_id, bearer())
     return jsonify(game().verify(match_id))
+
+
+@bp.get("/<match_id>/replay/<int:version>")
+def replay(match_id: str, version: int) -> Response:
+    seat = game().seat_of(match_id, bearer())
+    return jsonify(game().replay(match_id, version, seat))
+
+
+@bp.get("/<match_id>/rounds/<int:round_number>/tricks/<int:trick_number>")
+def audit(match_id: str, round_number: int, trick_number: int) -> Response:
+    game().seat_of(match_id, bearer())
+    return jsonify(game().audit(match_id, round_number, trick_number))

@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalMove, InvalidCommand
 from domain.rules import InvalidRules
-from workers.errors import Forbidden, MatchNotFound, Unauthorized, VersionConflict
+from workers.errors import Forbidden, MatchNotFound, NotFound, Unauthorized, VersionConflict
 from workers.idempotency import KeyReused
 
 PROBLEM_JSON = "application/problem+json"
@@ -77,6 +77,10 @@ def init_app(app: Flask) -> None:
     def not_found(e: MatchNotFound) -> Response:
         return problem(404, "not_found", "Not found", "no match has that id")
 
+    @app.errorhandler(NotFound)
+    def nothing_there(e: NotFound) -> Response:
+        return problem(404, "not_found", "Not found", str(e))
+
     @app.errorhandler(Unauthorized)
     def unauthorized(e: Unauthorized) -> Response:
         response = problem(401, "unauthorized", "Unauthorized", str(e))
@@ -96,7 +100,11 @@ def init_app(app: Flask) -> None:
     def http_error(e: HTTPException) -> Response:
         status = e.code or 500
         code = _HTTP_CODES.get(status, "http_error")
-        return problem(status, code, e.name, e.description or e.name)
+        response = problem(status, code, e.name, e.description or e.name)
+        allow = dict(e.get_headers()).get("Allow")
+        if allow:  # a 405 names the methods that are allowed
+            response.headers["Allow"] = allow
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception) -> Response:

@@ -56,6 +56,13 @@ class MoonIn(Schema):
         [MoonRule.ADD_TO_OTHERS.value, MoonRule.SUBTRACT_FROM_SELF.value]))
 
 
+MAX_VERSION = 2**31 - 1
+
+
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class StreamQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))

@@ -2,11 +2,48 @@
 
 from __future__ import annotations
 
+import json
+import socket
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine, ParseException
+from gunicorn.workers.gthread import ThreadWorker
 
 from api.app import Settings, create_app
+from api.problems import PROBLEM_JSON, TYPE_BASE
+
+
+def _classify(exc: BaseException) -> tuple[int, str, str, str]:
+    if isinstance(exc, LimitRequestLine):
+        return 414, "URI Too Long", "uri_too_long", "the request line is too long"
+    if isinstance(exc, LimitRequestHeaders):
+        return 431, "Request Header Fields Too Large", "headers_too_large", \
+            "the request headers are too large"
+    if isinstance(exc, ParseException):
+        return 400, "Bad Request", "invalid_request", "the request is not valid HTTP"
+    return 500, "Internal Server Error", "internal_error", "the server failed"
+
+
+class ProblemWorker(ThreadWorker):  # type: ignore[misc]
+    """gunicorn's threaded worker, answering requests it cannot parse with a problem document
+    instead of an HTML page."""
+
+    def handle_error(self, req: Any, client: socket.socket, addr: Any,
+                     exc: BaseException) -> None:
+        status, reason, code, detail = _classify(exc)
+        if status == 500:
+            self.log.exception("error handling request")
+        else:
+            self.log.warning("invalid request: %s", exc)
+        body = json.dumps({"type": TYPE_BASE + code, "title": reason, "status": status,
+                           "detail": detail, "code": code}).encode()
+        head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+                f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+        try:
+            client.sendall(head.encode("latin-1") + body)
+        except OSError:
+            self.log.debug("could not send the error response")
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -25,7 +62,7 @@ class _Server(BaseApplication):  # type: ignore[misc]
 
 def run_gunicorn(settings: Settings, host: str, port: int, workers: int, threads: int) -> int:
     options = {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
-               "worker_class": "gthread", "accesslog": "-", "graceful_timeout": 5,
-               "timeout": 60}
+               "worker_class": "api.serving.ProblemWorker", "accesslog": "-",
+               "graceful_timeout": 5, "timeout": 60, "limit_request_line": 8190}
     _Server(settings, options).run()
     return 0

@@ -25,7 +25,7 @@ from domain.events import (
 from domain.legal import legal_cards
 from domain.passing import PassDirection
 from domain.rules import Rules
-from domain.state import Match, Status, TakenTrick, Trick
+from domain.state import Match, Round, Status, TakenTrick, Trick
 from domain.table import SEATS
 
 
@@ -82,15 +82,14 @@ def seats_to_act(m: Match) -> tuple[int, ...]:
 
 def view_for(m: Match, viewer: int | None) -> MatchView:
     """The match as `viewer` (a seat, or None for a spectator) may see it."""
-    rnd = m.round
-    assert rnd is not None, "a created match always has a round"
-    passing = m.status is Status.PASSING
+    rnd = m.round or _not_dealt(m)
+    hidden_trick = m.status in (Status.DEALING, Status.PASSING, Status.FINISHED)
     return MatchView(
         id=m.id, version=m.version, status=m.status, round=rnd.number,
         pass_direction=rnd.pass_direction, dealer=rnd.dealer, turn=m.turn,
         to_act=seats_to_act(m), hearts_broken=rnd.hearts_broken,
         # Before the exchange the next leader would tell who holds 2C.
-        trick=None if passing or m.status is Status.FINISHED else rnd.trick,
+        trick=None if hidden_trick else rnd.trick,
         tricks=rnd.taken, round_points=rnd.points, totals=m.totals, history=m.history,
         seats=m.seats, seats_passed=tuple(s for s in range(SEATS) if rnd.passes[s] is not None),
         rules=m.rules, winner=m.winner, moon_shooter=m.moon_shooter,
@@ -100,9 +99,15 @@ def view_for(m: Match, viewer: int | None) -> MatchView:
     )
 
 
+def _not_dealt(m: Match) -> Round:
+    """The empty round a replay shows between the creation and the first deal."""
+    return Round(0, m.rules.first_dealer, PassDirection.HOLD, ((),) * SEATS,
+                 (frozenset(),) * SEATS, (None,) * SEATS, (None,) * SEATS,
+                 Trick(m.rules.first_dealer), (), False, (0,) * SEATS, None)
+
+
 def _seat_view(m: Match, seat: int) -> SeatView:
-    rnd = m.round
-    assert rnd is not None
+    rnd = m.round or _not_dealt(m)
     on_turn = m.status is Status.PLAYING and rnd.turn == seat
     legal = legal_cards(rnd, m.rules, seat) if on_turn else frozenset()
     return SeatView(seat, tuple(sorted_cards(rnd.hands[seat])), tuple(sorted_cards(legal)),

@@ -5,6 +5,10 @@ class MatchNotFound(LookupError):
     """No match has that id."""
 
 
+class NotFound(LookupError):
+    """The match exists but the version, round or trick asked for does not (yet)."""
+
+
 class Unauthorized(PermissionError):
     """The token is unknown."""
 

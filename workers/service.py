@@ -18,8 +18,9 @@ from datetime import UTC, datetime
 from random import Random
 from typing import Any
 
+from domain.audit import Recorded, trick_audit
 from domain.bots.base import bot_command, policy_named
-from domain.cards import Card, parse_card
+from domain.cards import Card, parse_card, spell
 from domain.codec import event_type, from_data, to_data
 from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
 from domain.decide import decide
@@ -32,7 +33,7 @@ from domain.views import event_json, seats_to_act, view_for, view_json
 from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent
 from workers import integrity
 from workers.dispatch import Dispatcher
-from workers.errors import Forbidden, MatchNotFound, Unauthorized, VersionConflict
+from workers.errors import Forbidden, MatchNotFound, NotFound, Unauthorized, VersionConflict
 from workers.idempotency import CREATIONS, Idempotency
 
 TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
@@ -266,6 +267,36 @@ class Game:
                 "data": event_json(decode(stored), now, viewer),
                 "recorded_at": stored.recorded_at, "hash": stored.hash,
                 "prev_hash": stored.prev_hash}
+
+    def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:
+        """The view after `version` events, redacted for `viewer` as the match stands now.
+
+        Besides the usual view, `hands` shows each seat's hand at that moment where the viewer
+        may see it now: its own, or every hand of a round that is over.
+        """
+        now = self.load(match_id)
+        if not 1 <= version <= now.version:
+            raise NotFound(f"the match has {now.version} events, not {version}")
+        then = fold(decode(e) for e in self.store.read(match_id, 0, version))
+        assert then is not None
+        view = view_json(view_for(then, viewer))
+        rnd = then.round
+        public = rnd is not None and now.round_is_over(rnd.number)
+        view["hands"] = [spell(rnd.hands[s]) if rnd and (public or s == viewer) else None
+                         for s in range(len(then.seats))]
+        return view
+
+    def audit(self, match_id: str, round_number: int, trick_number: int) -> dict[str, Any]:
+        """The audit of one trick, with the hash chain checked up to its last event."""
+        now = self.load(match_id)
+        stored = self.store.read(match_id)
+        log = [Recorded(e.version, e.hash, decode(e)) for e in stored]
+        report = trick_audit(log, round_number, trick_number, now)
+        if report is None:
+            raise NotFound(f"round {round_number} has no trick {trick_number} yet")
+        last = report.pop("taken_version") or report["plays"][-1]["version"]
+        report["chain_ok"] = integrity.first_broken_link(stored[:last]) is None
+        return report
 
     # -- storage ------------------------------------------------------------------------
 

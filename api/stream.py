@@ -1,0 +1,63 @@
+"""The live event stream: server-sent events, one per domain event, fed from the store."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, request
+
+from api.matches import bearer, game
+from api.problems import BadRequest
+from api.schemas import MAX_VERSION, StreamQuery
+from domain.state import Status
+from workers.service import Game
+
+bp = Blueprint("stream", __name__, url_prefix="/v1/matches")
+PAGE = 100
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+
+
+def _message(item: dict[str, Any]) -> str:
+    return f"id: {item['version']}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+
+
+def _events(game: Game, match_id: str, viewer: int | None, after: int,
+            keepalive: float) -> Iterator[str]:
+    yield "retry: 2000\n\n"
+    while True:
+        items, now = game.events(match_id, viewer, after, PAGE)
+        for item in items:
+            yield _message(item)
+            after = item["version"]
+        if items:
+            continue
+        if now.status is Status.FINISHED and after >= now.version:
+            return
+        if not game.store.wait_for(match_id, after, keepalive):
+            yield ": keep-alive\n\n"  # keeps proxies from closing an idle connection
+
+
+def _resume_point() -> int:
+    """Where to start: after Last-Event-ID when a client reconnects, else after `after`."""
+    query = StreamQuery().load(request.args.to_dict())
+    text = request.headers.get("Last-Event-ID")
+    if text is None:
+        return int(query["after"])
+    if not text.isdigit() or len(text) > len(str(MAX_VERSION)):
+        raise BadRequest(400, "Last-Event-ID takes an event version, like 12")
+    return min(int(text), MAX_VERSION)
+
+
+@bp.get("/<match_id>/events/stream")
+def stream(match_id: str) -> Response:
+    viewer = game().seat_of(match_id, bearer())
+    after = _resume_point()
+    keepalive = float(current_app.config["SSE_KEEPALIVE"])
+    body = _events(game(), match_id, viewer, after, keepalive)
+    return Response(body, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
