@@ -1,0 +1,111 @@
+"""Real matches played through HTTP; at many moments every endpoint is read as the spectator
+and as every seat, and no response holds a card that its reader may not see at that moment.
+
+The truth (every hand, every pass) is read from the store itself, beside the server.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from domain.events import CardPlayed, MatchEnded, PassesExchanged, RoundDealt
+from eventstore import open_store
+from tests.e2e.conftest import create, step, view
+from tests.http import call
+from workers.service import decode
+
+CARD = re.compile(r'"([2-9TJQKA][CDSH])"')
+VIEWERS = (None, 0, 1, 2, 3)
+
+
+class Truth:
+    """What each seat may know of each round, from the stored log."""
+
+    def __init__(self, store, match_id: str) -> None:
+        self.known: dict[int, dict[int | None, set[str]]] = {}
+        self.over: set[int] = set()
+        number = 0
+        for stored in store.read(match_id):
+            event = decode(stored)
+            if isinstance(event, RoundDealt):
+                number = event.round
+                self.over.add(number - 1)
+                self.known[number] = {v: set() for v in VIEWERS}
+                for seat, hand in enumerate(event.hands):
+                    self.known[number][seat] |= {str(c) for c in hand}
+            elif isinstance(event, PassesExchanged):
+                for seat, cards in enumerate(event.received):
+                    self.known[number][seat] |= {str(c) for c in cards}
+            elif isinstance(event, CardPlayed):
+                for viewer in VIEWERS:
+                    self.known[number][viewer].add(str(event.card))
+            elif isinstance(event, MatchEnded):
+                self.over.add(number)
+        self.current = number
+
+    def allowed(self, number: int, viewer: int | None) -> set[str] | None:
+        """The cards `viewer` may see of round `number`; None when all of it is public."""
+        if number in self.over or number < self.current:
+            return None
+        return self.known[number][viewer]
+
+
+def cards_in(value) -> set[str]:
+    return set(CARD.findall(json.dumps(value)))
+
+
+def check(base: str, match: dict, truth: Truth) -> int:
+    checked = 0
+    match_id = match["id"]
+    for viewer in VIEWERS:
+        token = None if viewer is None else match["tokens"][str(viewer)]
+        got = call(base, "GET", f"/v1/matches/{match_id}", token=token).body
+        allowed = truth.allowed(got["round"], viewer)
+        if allowed is not None:
+            assert cards_in(got) <= allowed, (viewer, cards_in(got) - allowed)
+        log = call(base, "GET", f"/v1/matches/{match_id}/events?limit=1000", token=token).body
+        for item in log["events"]:
+            number = item["data"].get("round")
+            allowed = truth.allowed(number, viewer) if number else None
+            if allowed is not None:
+                assert cards_in(item) <= allowed, (viewer, item["type"], cards_in(item) - allowed)
+        for version in sorted({2, max(2, got["version"] - 3), got["version"]}):
+            replay = call(base, "GET", f"/v1/matches/{match_id}/replay/{version}",
+                          token=token).body
+            allowed = truth.allowed(replay["round"], viewer)
+            if allowed is not None:
+                assert cards_in(replay) <= allowed, (viewer, version)
+        trick = len(got["tricks"]) + (1 if got["trick"] and got["trick"]["plays"] else 0)
+        if trick:
+            audit = call(base, "GET",
+                         f"/v1/matches/{match_id}/rounds/{got['round']}/tricks/{trick}",
+                         token=token).body
+            allowed = truth.allowed(got["round"], viewer)
+            if allowed is not None:
+                assert cards_in(audit) <= allowed, (viewer, "audit")
+        verify = call(base, "GET", f"/v1/matches/{match_id}/verify", token=token).body
+        assert not cards_in(verify) and "server_seed" not in verify
+        checked += 1
+    return checked
+
+
+def test_no_endpoint_shows_any_reader_a_card_it_may_not_see(server, store_path):
+    store = open_store(f"sqlite:///{store_path}")
+    rng = random.Random(7)
+    checks = 0
+    for rules in ({"end_score": 26}, {"end_score": 26, "moon": "shooter_choice",
+                                      "queen_breaks_hearts": True}):
+        match = create(server.base, rules=rules)
+        moves = 0
+        while True:
+            if moves % 6 == 0:
+                checks += check(server.base, match, Truth(store, match["id"]))
+            if not step(server.base, match, rng):
+                break
+            moves += 1
+        assert view(server.base, match["id"])["status"] == "finished"
+        checks += check(server.base, match, Truth(store, match["id"]))
+    store.close()
+    assert checks > 100
