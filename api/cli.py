@@ -25,9 +25,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
     serve.add_argument("--keepalive", type=float, default=15.0,
                        help="seconds between keep-alive comments on an idle event stream")
+    worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)")
+    worker.add_argument("--store", required=True, help="redis://HOST:PORT/DB")
+    worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "worker":
+        from workers.worker import run_worker
+
+        return run_worker(args.store, args.burst)
     return 2
 
 

@@ -25,7 +25,7 @@ class Dispatcher(Protocol):
 
 def job_id(match_id: str, seat: int, version: int) -> str:
     """One id per turn, so a turn enqueued twice runs once."""
-    return f"bot:{match_id}:{seat}:{version}"
+    return f"bot_{match_id}_{seat}_{version}"
 
 
 class InlineDispatcher:

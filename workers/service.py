@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -35,6 +36,8 @@ from workers import integrity
 from workers.dispatch import Dispatcher
 from workers.errors import Forbidden, MatchNotFound, NotFound, Unauthorized, VersionConflict
 from workers.idempotency import CREATIONS, Idempotency
+
+log = logging.getLogger(__name__)
 
 TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
 RETRIES = 8
@@ -248,8 +251,12 @@ class Game:
         if self.dispatcher is None:
             return
         for seat in seats_to_act(state):
-            if state.seats[seat].bot is not None:
+            if state.seats[seat].bot is None:
+                continue
+            try:
                 self.dispatcher.enqueue(state.id, seat, state.version)
+            except Exception:  # the move is stored; a failed hand-off must not undo the reply
+                log.exception("could not hand seat %s of %s to the bots", seat, state.id)
 
     # -- reading ------------------------------------------------------------------------
 

@@ -1,0 +1,76 @@
+"""Bots on real RQ workers in their own processes, behind a real server, on a private Redis."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.http import ROOT, Server, call
+
+
+@pytest.fixture
+def deployment(redis_url):
+    server = Server("--store", redis_url)  # a Redis store queues bot turns on RQ
+    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+                                 redis_url], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for _ in range(2)]
+    yield server
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.wait(20)
+    server.stop()
+
+
+def wait_until(base, match_id, token, done, timeout=120.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = call(base, "GET", f"/v1/matches/{match_id}", token=token).body
+        if done(view):
+            return view
+        time.sleep(0.02)
+    raise TimeoutError("the bots did not move")
+
+
+def test_health_says_the_bots_run_on_rq(deployment):
+    assert call(deployment.base, "GET", "/healthz").body == {
+        "status": "ok", "store": "redis", "bots": "rq"}
+
+
+def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment):
+    seats = [{"name": f"b{i}", "bot": "heuristic"} for i in range(4)]
+    match = call(deployment.base, "POST", "/v1/matches",
+                 {"seats": seats, "rules": {"end_score": 26}}).body
+    final = wait_until(deployment.base, match["id"], None, lambda v: v["status"] == "finished")
+    assert final["winner"] is not None
+    report = call(deployment.base, "GET", f"/v1/matches/{match['id']}/verify").body
+    assert report["ok"] and report["deals_ok"]
+
+
+def test_a_person_plays_against_three_bots_on_rq_workers(deployment):
+    seats = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]
+    match = call(deployment.base, "POST", "/v1/matches",
+                 {"seats": seats, "rules": {"end_score": 26}}).body
+    token = match["tokens"]["0"]
+    path = f"/v1/matches/{match['id']}"
+    while True:
+        view = wait_until(deployment.base, match["id"], token,
+                          lambda v: v["status"] == "finished" or 0 in v["to_act"])
+        if view["status"] == "finished":
+            break
+        if view["status"] == "passing":
+            reply = call(deployment.base, "POST", path + "/passes",
+                         {"cards": view["you"]["hand"][:3]}, token=token)
+        elif view["status"] == "playing":
+            reply = call(deployment.base, "POST", path + "/plays",
+                         {"card": view["you"]["legal"][-1]}, token=token)
+        else:
+            reply = call(deployment.base, "POST", path + "/moon",
+                         {"choice": "add_to_others"}, token=token)
+        assert reply.status == 200, reply.body
+    log = call(deployment.base, "GET", path + "/events?limit=1000").body["events"]
+    bots = {e["data"]["bot"] for e in log if e["type"] == "CardPlayed"}
+    assert bots == {None, "heuristic/1"}
