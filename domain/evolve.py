@@ -84,7 +84,9 @@ def _played(m: Match, e: CardPlayed) -> Match:
     broken = rnd.hearts_broken or card.suit is Suit.HEARTS or (
         card is QUEEN_OF_SPADES and m.rules.queen_breaks_hearts)
     turn = next_seat(e.seat) if len(trick.plays) < SEATS else None
-    hands = _swap(rnd.hands, e.seat, rnd.hands[e.seat] - {card})
+    seat = e.seat
+    hands = rnd.hands
+    hands = (*hands[:seat], hands[seat] - {card}, *hands[seat + 1:])
     rnd = evolved(rnd, hands=hands, trick=trick, hearts_broken=broken, turn=turn)
     return evolved(m, round=rnd, version=m.version + 1)
 
@@ -136,6 +138,18 @@ def evolve(state: Match | None, event: Event) -> Match:
 
 def fold(events: Iterable[Event], state: Match | None = None) -> Match | None:
     """The state after every event in order, starting from `state` (None: nothing yet)."""
-    for event in events:
-        state = evolve(state, event)
+    iterator = iter(events)
+    if state is None:
+        first = next(iterator, None)
+        if first is None:
+            return None
+        state = evolve(None, first)
+    apply = _APPLY
+    event: Event | None = None
+    try:  # one guard for the whole loop: a replay is the hot path
+        for event in iterator:
+            state = apply[type(event)](state, event)
+    except (AttributeError, AssertionError, IndexError, KeyError, StopIteration,
+            TypeError) as exc:
+        raise CorruptStream(f"{type(event).__name__} cannot follow this state: {exc}") from exc
     return state
