@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -28,12 +29,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)")
     worker.add_argument("--store", required=True, help="redis://HOST:PORT/DB")
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
+    worker.add_argument("--think", type=float, default=0.0,
+                        help="seconds a bot waits before each move, so people can follow")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":
+        from workers.jobs import THINK_ENV
         from workers.worker import run_worker
 
+        os.environ[THINK_ENV] = str(args.think)
         return run_worker(args.store, args.burst)
     return 2
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,62 @@ def test_a_person_plays_against_three_bots_on_rq_workers(deployment):
     log = call(deployment.base, "GET", path + "/events?limit=1000").body["events"]
     bots = {e["data"]["bot"] for e in log if e["type"] == "CardPlayed"}
     assert bots == {None, "heuristic/1"}
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
+    import os
+    import signal
+
+    import redis
+    from rq import Worker
+
+    server = Server("--store", redis_url)
+    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+                                 redis_url, "--think", "0.3"], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True) for _ in range(2)]
+    connection = redis.Redis.from_url(redis_url)
+    try:
+        seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
+        match = call(server.base, "POST", "/v1/matches",
+                     {"seats": seats, "rules": {"end_score": 1}}).body
+        # In play only one seat is waited for, so only the sweeper can rescue a lost turn.
+        wait_until(server.base, match["id"], None, lambda v: len(v["tricks"]) >= 2)
+        victim = None
+        deadline = time.monotonic() + 30
+        while victim is None and time.monotonic() < deadline:
+            for worker in Worker.all(connection=connection):
+                if worker.get_current_job_id() is not None:
+                    victim = next((p for p in workers if p.pid == worker.pid), None)
+            time.sleep(0.02)
+        assert victim is not None, "caught a worker in the middle of a bot turn"
+        # The worker and the work horse computing the turn (RQ gives the horse its own session).
+        for pid in [*children(victim.pid), victim.pid]:
+            os.kill(pid, signal.SIGKILL)
+        victim.wait()
+        final = wait_until(server.base, match["id"], None,
+                           lambda v: v["status"] == "finished", timeout=180)
+        assert final["winner"] is not None
+        report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
+        assert report["ok"], report
+        assert connection.keys("rq:job:*_again*"), "the abandoned turn was queued again"
+        assert connection.zcard("cardems:pending-bot-turns") == 0
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait(20)
+        server.stop()
+        connection.close()

@@ -104,3 +104,37 @@ def test_a_bot_only_ever_gives_legal_commands(name):
 def test_an_unknown_bot_is_refused():
     with pytest.raises(UnknownPolicy):
         policy_named("grandmaster")
+
+
+def _cards_reachable(value, seen=None):
+    """Every Card object reachable from a view, however deep."""
+    from dataclasses import fields, is_dataclass
+
+    from domain.cards import Card
+
+    if isinstance(value, Card):
+        yield value
+    elif is_dataclass(value):
+        for field in fields(value):
+            yield from _cards_reachable(getattr(value, field.name))
+    elif isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            yield from _cards_reachable(item)
+
+
+def test_what_a_bot_is_given_holds_no_card_its_seat_may_not_see():
+    rng = Random(11)
+    for _ in range(3):
+        state, _ = then(None, create_command())
+        while state.status.value != "finished":
+            seat = view_for(state, None).to_act[0]
+            given = view_for(state, seat)  # exactly what bot_command hands the policy
+            rnd = state.round
+            played = {p.card for t in rnd.taken for p in t.plays} | {
+                p.card for p in rnd.trick.plays}
+            mine = rnd.hands[seat] | set(rnd.passes[seat] or ()) | set(rnd.received[seat] or ())
+            assert set(_cards_reachable(given)) <= mine | played
+            command = bot_command(given, policy_named("heuristic"), rng, SECRET)
+            state, _ = then(state, command)
+            if len(state.history) >= 1:
+                break
