@@ -9,6 +9,7 @@ SUITES = {
     "domain": "bench.domain_bench",
     "store": "bench.store_bench",
     "api": "bench.api_bench",
+    "bots": "bench.bots_bench",
 }
 
 

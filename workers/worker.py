@@ -6,7 +6,7 @@ import logging
 import threading
 
 import redis
-from rq import Worker
+from rq import SimpleWorker
 
 from workers.rq_dispatch import QUEUE, RqDispatcher
 
@@ -29,7 +29,8 @@ def run_worker(store_url: str, burst: bool = False) -> int:
     sweeper = threading.Thread(target=_sweep_forever, args=(store_url, stop), daemon=True)
     sweeper.start()
     try:
-        Worker([QUEUE], connection=connection).work(burst=burst, with_scheduler=False)
+        # Turns run in this process: a fork per turn would cost more than the turn itself.
+        SimpleWorker([QUEUE], connection=connection).work(burst=burst, with_scheduler=False)
     finally:
         stop.set()
     return 0

@@ -1,0 +1,124 @@
+"""Bot figures: decision time of each policy, and how soon bots answer a person's play, with
+bots inline and on RQ with two workers."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from random import Random
+
+from domain.bots.base import bot_command, policy_named
+from domain.commands import CreateMatch, Secret
+from domain.decide import decide
+from domain.events import SeatSpec
+from domain.evolve import fold
+from domain.rules import Rules
+from domain.state import Status
+from domain.views import seats_to_act, view_for
+from tests.http import ROOT, Server, call
+from tests.redis_server import RedisServer
+
+
+def decision_times(name: str, decisions: int = 3000) -> tuple[float, float]:
+    policy = policy_named(name)
+    rng = Random(4)
+    times: list[float] = []
+    while len(times) < decisions:
+        secret = Secret(rng.randbytes(32))
+        seats = tuple(SeatSpec(f"b{i}", name) for i in range(4))
+        state = fold(decide(None, CreateMatch("m", seats, Rules(end_score=26), "", secret, "t")))
+        while state is not None and state.status is not Status.FINISHED:
+            seat = seats_to_act(state)[0]
+            view = view_for(state, seat)
+            start = time.perf_counter()
+            command = bot_command(view, policy, rng, secret)
+            times.append(time.perf_counter() - start)
+            state = fold(decide(state, command), state)  # type: ignore[arg-type]
+    times.sort()
+    return statistics.median(times) * 1000, times[int(len(times) * 0.95)] * 1000
+
+
+def reply_latency(base: str, plays: int = 60) -> tuple[float, float]:
+    """From a person's play until the view shows the person to act again (three bot plays)."""
+    seats = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]
+    samples: list[float] = []
+    while len(samples) < plays:
+        match = call(base, "POST", "/v1/matches", {"seats": seats}).body
+        token, path = match["tokens"]["0"], f"/v1/matches/{match['id']}"
+        while len(samples) < plays:
+            view = _wait_for_person(base, path, token)
+            if view["status"] != "playing" or len(view["trick"]["plays"]) != 0:
+                if not _act(base, path, token, view):
+                    break
+                continue
+            start = time.perf_counter()
+            _act(base, path, token, view)
+            _wait_for_person(base, path, token)
+            samples.append(time.perf_counter() - start)
+    samples.sort()
+    return statistics.median(samples) * 1000, samples[int(len(samples) * 0.95)] * 1000
+
+
+def _wait_for_person(base: str, path: str, token: str) -> dict:
+    while True:
+        view = call(base, "GET", path, token=token).body
+        if view["status"] == "finished" or 0 in view["to_act"]:
+            return view
+        time.sleep(0.001)
+
+
+def _act(base: str, path: str, token: str, view: dict) -> bool:
+    if view["status"] == "finished":
+        return False
+    if view["status"] == "passing":
+        call(base, "POST", path + "/passes", {"cards": view["you"]["hand"][:3]}, token=token)
+    elif view["status"] == "playing":
+        call(base, "POST", path + "/plays", {"card": view["you"]["legal"][0]}, token=token)
+    else:
+        call(base, "POST", path + "/moon", {"choice": "add_to_others"}, token=token)
+    return True
+
+
+def run() -> None:
+    print("bots: decision time over positions of whole matches")
+    for name in ("random", "heuristic"):
+        p50, p95 = decision_times(name)
+        print(f"  {name:10s} p50 {p50:.3f} ms  p95 {p95:.3f} ms")
+    folder = Path(tempfile.mkdtemp(prefix="cardems-bots-bench-"))
+    redis = RedisServer(folder)
+    try:
+        print("bots: a person leads; until the three bots' plays are visible (polling GET)")
+        inline = Server("--store", f"sqlite:///{folder / 'inline.sqlite3'}")
+        try:
+            p50, p95 = reply_latency(inline.base)
+            print(f"  inline, SQLite       p50 {p50:.1f} ms  p95 {p95:.1f} ms")
+        finally:
+            inline.stop()
+        rq = Server("--store", redis.url)
+        workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+                                     redis.url], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL) for _ in range(2)]
+        try:
+            p50, p95 = reply_latency(rq.base)
+            print(f"  RQ, 2 workers, Redis p50 {p50:.1f} ms  p95 {p95:.1f} ms")
+        finally:
+            for worker in workers:
+                worker.terminate()
+                worker.wait()
+            rq.stop()
+    finally:
+        redis.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    run()
+
+
+if __name__ == "__main__":
+    main()
