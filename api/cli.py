@@ -31,7 +31,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     worker.add_argument("--think", type=float, default=0.0,
                         help="seconds a bot waits before each move, so people can follow")
+    arena = commands.add_parser("arena", help="duplicate tournament between two bots")
+    arena.add_argument("first", choices=["random", "heuristic"])
+    arena.add_argument("second", choices=["random", "heuristic"])
+    arena.add_argument("--deals", type=int, default=500,
+                       help="deals, each played twice with the seats swapped")
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--chart", default=None, help="write a PNG chart here")
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        from workers.arena import main as arena_main
+
+        return arena_main(args.first, args.second, args.deals, args.seed, args.chart)
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":

@@ -1,0 +1,78 @@
+"""`cardems arena`: duplicate tournaments between bots, with confidence intervals and a chart."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+
+from tqdm import tqdm
+
+from domain.bots.base import policy_named
+from domain.bots.duplicate import duplicate_deal
+from domain.table import deck
+
+
+@dataclass(frozen=True)
+class Standing:
+    name: str
+    per_hand: float  # mean points per hand a seat of this policy took
+    ci95: float  # half-width of the 95% confidence interval of that mean
+
+
+def run_arena(first: str, second: str, deals: int, seed: int,
+              progress: bool = True) -> tuple[Standing, Standing, list[float]]:
+    """Play `deals` duplicate deals (each twice, seats swapped); per-hand standings."""
+    policies = (policy_named(first), policy_named(second))
+    rng = Random(seed)
+    per_deal: list[tuple[float, float]] = []
+    for number in tqdm(range(1, deals + 1), disable=not progress, unit="deal"):
+        cards = list(deck())
+        rng.shuffle(cards)
+        result = duplicate_deal(policies, cards, number, rng)
+        # Each policy played two seats in each of two rotations: four hands per deal.
+        per_deal.append((result.points[0] / 4, result.points[1] / 4))
+    standings = tuple(_standing(name, [d[i] for d in per_deal])
+                      for i, name in enumerate((first, second)))
+    differences = [a - b for a, b in per_deal]
+    return standings[0], standings[1], differences
+
+
+def _standing(name: str, values: list[float]) -> Standing:
+    spread = statistics.stdev(values) if len(values) > 1 else 0.0
+    return Standing(name, statistics.fmean(values), 1.96 * spread / math.sqrt(len(values)))
+
+
+def chart(first: Standing, second: Standing, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")  # no screen: render straight to the file
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(5, 4))
+    names = [first.name, second.name]
+    axes.bar(names, [first.per_hand, second.per_hand], yerr=[first.ci95, second.ci95],
+             capsize=8, color=["#3b6ea5", "#c0504d"])
+    axes.set_ylabel("points per hand (lower is better)")
+    axes.set_title("Duplicate Hearts, 95% confidence intervals")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    pyplot.close(figure)
+
+
+def main(first: str, second: str, deals: int, seed: int, chart_path: str | None) -> int:
+    a, b, differences = run_arena(first, second, deals, seed)
+    print(f"{deals} duplicate deals ({deals * 4} hands for each bot), seed {seed}")
+    for standing in (a, b):
+        print(f"  {standing.name:10s} {standing.per_hand:6.2f} ± {standing.ci95:.2f}"
+              " points per hand")
+    gap = statistics.fmean(differences)
+    gap_ci = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences))
+    print(f"  {a.name} - {b.name}: {gap:+.2f} ± {gap_ci:.2f} per hand;"
+          f" ratio {a.per_hand / b.per_hand:.2f}")
+    if chart_path:
+        chart(a, b, Path(chart_path))
+        print(f"  chart: {chart_path}")
+    return 0
