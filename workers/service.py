@@ -86,6 +86,7 @@ class Game:
         self._now = now
         self._entropy = entropy
         self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -149,17 +150,31 @@ class Game:
 
     def seat_of(self, match_id: str, token: str | None) -> int | None:
         """The seat a bearer token sits in (None: a spectator), else Unauthorized/Forbidden."""
-        self.load(match_id)
+        with self._lock:
+            known_match = match_id in self._cache
+        if not known_match:
+            self.load(match_id)  # raises MatchNotFound, before any word about the token
         if token is None:
             return None
         digest = token_hash(token)
-        seats: dict[str, int] = json.loads(self.store.get_meta(match_id, "tokens") or "{}")
-        for known, seat in seats.items():
+        for known, seat in self._seat_tokens(match_id).items():
             if hmac.compare_digest(known, digest):
                 return seat
         if self.store.get_meta(TOKEN_INDEX, digest) is not None:
             raise Forbidden("this token belongs to another match")
         raise Unauthorized("unknown token")
+
+    def _seat_tokens(self, match_id: str) -> dict[str, int]:
+        """Token hash -> seat; they never change, so they are read once per process."""
+        with self._lock:
+            cached = self._tokens.get(match_id)
+        if cached is None:
+            cached = json.loads(self.store.get_meta(match_id, "tokens") or "{}")
+            with self._lock:
+                self._tokens[match_id] = cached
+                while len(self._tokens) > self._cache_size:
+                    self._tokens.popitem(last=False)
+        return cached
 
     # -- moves --------------------------------------------------------------------------
 
