@@ -9,6 +9,7 @@ from flask import Flask, Response, jsonify
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from api import matches, problems, stream
+from api.responses import HealthOut
 from eventstore import open_store
 from eventstore.open import DEFAULT_STORE
 from workers.dispatch import Dispatcher, InlineDispatcher
@@ -42,8 +43,9 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonify({"status": "ok", "store": game.store.name,
-                        "bots": game.dispatcher.name if game.dispatcher else "off"})
+        return jsonify(HealthOut().dump({
+            "status": "ok", "store": game.store.name,
+            "bots": game.dispatcher.name if game.dispatcher else "off"}))
 
     @app.get("/openapi.yaml")
     def openapi() -> Response:

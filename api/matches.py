@@ -9,6 +9,14 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request, url
 from marshmallow import Schema
 
 from api.problems import BadRequest
+from api.responses import (
+    CreatedOut,
+    EventPageOut,
+    IntegrityReportOut,
+    MatchViewOut,
+    ReplayOut,
+    TrickAuditOut,
+)
 from api.schemas import CreateMatchIn, EventsQuery, MoonIn, PassIn, PlayIn
 from domain.events import SeatSpec
 from domain.rules import MoonRule, Rules
@@ -20,6 +28,8 @@ from workers.service import Created, Game, Reply
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 KEY_PATTERN = re.compile(r"[!-~](?:[ -~]*[!-~])?")
+VIEW = MatchViewOut()
+CREATED = CreatedOut()
 
 
 def init_app(app: Flask) -> None:
@@ -86,8 +96,9 @@ def view_response(match: Match, seat: int | None) -> Response:
     return reply_response(view_json(view_for(match, seat)), match.version)
 
 
-def reply_response(view: dict[str, Any], version: int, status: int = 200) -> Response:
-    response = jsonify(view)
+def reply_response(view: dict[str, Any], version: int, status: int = 200,
+                   schema: Schema = VIEW) -> Response:
+    response = jsonify(schema.dump(view))
     response.status_code = status
     response.headers["ETag"] = f'"{version}"'
     return response
@@ -110,7 +121,7 @@ def create_match() -> Response:
     else:
         reply = game().create_once(key, seats, rules, data["client_seed"], data["decks"],
                                    _created)
-    response = reply_response(reply["view"], reply["version"], 201)
+    response = reply_response(reply["view"], reply["version"], 201, CREATED)
     response.headers["Location"] = url_for("matches.get_match", match_id=reply["view"]["id"])
     return response
 
@@ -158,22 +169,23 @@ def events(match_id: str) -> Response:
     more = last < now.version
     next_url = url_for("matches.events", match_id=match_id, after=last,
                        limit=query["limit"]) if more else None
-    return jsonify({"events": items, "version": now.version, "next": next_url})
+    return jsonify(EventPageOut().dump({"events": items, "version": now.version,
+                                        "next": next_url}))
 
 
 @bp.get("/<match_id>/verify")
 def verify(match_id: str) -> Response:
     game().seat_of(match_id, bearer())
-    return jsonify(game().verify(match_id))
+    return jsonify(IntegrityReportOut().dump(game().verify(match_id)))
 
 
 @bp.get("/<match_id>/replay/<int:version>")
 def replay(match_id: str, version: int) -> Response:
     seat = game().seat_of(match_id, bearer())
-    return jsonify(game().replay(match_id, version, seat))
+    return jsonify(ReplayOut().dump(game().replay(match_id, version, seat)))
 
 
 @bp.get("/<match_id>/rounds/<int:round_number>/tricks/<int:trick_number>")
 def audit(match_id: str, round_number: int, trick_number: int) -> Response:
     game().seat_of(match_id, bearer())
-    return jsonify(game().audit(match_id, round_number, trick_number))
+    return jsonify(TrickAuditOut().dump(game().audit(match_id, round_number, trick_number)))

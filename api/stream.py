@@ -10,12 +10,14 @@ from flask import Blueprint, Flask, Response, current_app, request
 
 from api.matches import bearer, game
 from api.problems import BadRequest
+from api.responses import EventOut
 from api.schemas import MAX_VERSION, StreamQuery
 from domain.state import Status
 from workers.service import Game
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/matches")
 PAGE = 100
+EVENT = EventOut()
 
 
 def init_app(app: Flask) -> None:
@@ -23,7 +25,8 @@ def init_app(app: Flask) -> None:
 
 
 def _message(item: dict[str, Any]) -> str:
-    return f"id: {item['version']}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+    data = json.dumps(EVENT.dump(item))
+    return f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n"
 
 
 def _events(game: Game, match_id: str, viewer: int | None, after: int,
