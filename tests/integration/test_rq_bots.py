@@ -14,7 +14,8 @@ from tests.http import ROOT, Server, call
 
 @pytest.fixture
 def deployment(redis_url):
-    server = Server("--store", redis_url)  # a Redis store queues bot turns on RQ
+    # Two gunicorn processes on one Redis store; bot turns queued on RQ for two workers.
+    server = Server("--store", redis_url, "--workers", "2")
     workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
                                  redis_url], cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL) for _ in range(2)]
