@@ -32,8 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker.add_argument("--think", type=float, default=0.0,
                         help="seconds a bot waits before each move, so people can follow")
     arena = commands.add_parser("arena", help="duplicate tournament between two bots")
-    arena.add_argument("first", choices=["random", "heuristic"])
-    arena.add_argument("second", choices=["random", "heuristic"])
+    arena.add_argument("first", choices=["random", "heuristic", "expert"])
+    arena.add_argument("second", choices=["random", "heuristic", "expert"])
     arena.add_argument("--deals", type=int, default=500,
                        help="deals, each played twice with the seats swapped")
     arena.add_argument("--seed", type=int, default=1)

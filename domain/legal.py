@@ -44,16 +44,20 @@ def _holds_suit(hand: Iterable[Card], suit: Suit) -> bool:
 
 def legal_cards(rnd: Round, rules: Rules, seat: int) -> frozenset[Card]:
     """Every card of `seat`'s hand that it may play now, were it its turn."""
-    hand = rnd.hands[seat]
     plays = rnd.trick.plays
-    first_trick = not rnd.taken
-    if not plays:
+    led = plays[0].card.suit if plays else None
+    return legal_from(rnd.hands[seat], led, not rnd.taken, rnd.hearts_broken, rules)
+
+
+def legal_from(hand: frozenset[Card], led: Suit | None, first_trick: bool,
+               hearts_broken: bool, rules: Rules) -> frozenset[Card]:
+    """The legal cards of `hand`, from the few facts they depend on (for fast simulations)."""
+    if led is None:
         if first_trick:
             return hand & {TWO_OF_CLUBS}
-        if rnd.hearts_broken:
+        if hearts_broken:
             return hand
         return frozenset(c for c in hand if c.suit is not Suit.HEARTS) or hand
-    led = plays[0].card.suit
     options = frozenset(c for c in hand if c.suit is led) or hand
     if first_trick and not rules.points_on_first_trick:
         options = frozenset(c for c in options if not is_point_card(c)) or options

@@ -30,10 +30,12 @@ class UnknownPolicy(ValueError):
 
 
 def policy_named(name: str) -> Policy:
+    from domain.bots.expert import ExpertPolicy
     from domain.bots.heuristic import HeuristicPolicy
     from domain.bots.random_policy import RandomPolicy
 
-    policies: dict[str, Policy] = {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+    policies: dict[str, Policy] = {"random": RandomPolicy(), "heuristic": HeuristicPolicy(),
+                                   "expert": ExpertPolicy()}
     try:
         return policies[name]
     except KeyError:

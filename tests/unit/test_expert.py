@@ -1,0 +1,97 @@
+from dataclasses import replace
+from random import Random
+
+import pytest
+
+from domain.bots.base import policy_named
+from domain.bots.expert import ExpertPolicy
+from domain.bots.knowledge import knowledge
+from domain.bots.sampling import hand_sizes, sample_hands
+from domain.cards import parse_card
+from domain.commands import PassCards
+from domain.legal import legal_cards
+from domain.views import view_for
+from tests.builders import create_command, hands, hold_round, play, then
+
+EXPERT = ExpertPolicy(iterations=120)
+UNBROKEN = hands(
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC TD",
+    "AC 2H 3H 4H 5H 2D 3D 4D 5D 6D 7D 8D 9D",
+    "QS KS AS 6H 7H 8H 9H TH JH QH KH AH JD",
+)
+DUCK = hands(
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
+    "AC 9D 3D 4D 2H 3H 4H 5H 6H 7H 8H 9H TH",
+    "5D 8D KD 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
+)
+
+
+def after(deal, plays):
+    state = hold_round(deal)
+    for seat, card in plays:
+        state = play(state, seat, card)
+    return state
+
+
+def choose(state, seat, seed=0):
+    return EXPERT.choose_play(view_for(state, seat), Random(seed))
+
+
+QUEEN_DUMP = hands(
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
+    "AC 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "QS 2S 3S 2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+)
+
+
+def test_the_expert_dumps_the_queen_when_void():
+    state = after(QUEEN_DUMP, [(0, "2C"), (1, "AC"), (2, "2S"), (3, "4S"), (1, "3D")])
+    assert choose(state, 2) == parse_card("QS")
+
+
+def test_the_expert_keeps_the_queen_when_its_hand_carries_the_moon():
+    # South holds AS KS QS and nine hearts from the six up: dumping the queen gives the moon up.
+    state = after(UNBROKEN, [(0, "2C"), (1, "AC"), (2, "JD"), (3, "2S"), (1, "2D")])
+    assert choose(state, 2) != parse_card("QS")
+
+
+def test_the_expert_ducks_under_a_trick_another_seat_is_taking():
+    state = after(DUCK, [(0, "2C"), (1, "AC"), (2, "2S"), (3, "6D"), (1, "9D")])
+    assert choose(state, 2) == parse_card("8D")
+
+
+def test_the_expert_takes_a_heart_to_stop_a_moon():
+    state = after(UNBROKEN, [(0, "2C"), (1, "AC"), (2, "JD"), (3, "2S")])
+    state = replace(state, round=replace(state.round, hearts_broken=True, points=(0, 16, 0, 0)))
+    state = play(state, 1, "5H")
+    assert choose(state, 2).suit.letter == "H" and choose(state, 2).rank > 5
+
+
+def test_the_expert_is_deterministic_given_its_seed_and_budget():
+    state = after(DUCK, [(0, "2C"), (1, "AC")])
+    assert all(choose(state, 2, seed=7) == choose(state, 2, seed=7) for _ in range(3))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sampled_deals_fit_everything_the_seat_knows(seed):
+    rng = Random(seed)
+    state, _ = then(None, create_command())
+    for seat in range(4):
+        state, _ = then(state, PassCards(seat, tuple(sorted(state.round.hands[seat])[:3])))
+    expert = policy_named("expert")
+    for _ in range(30):  # play into the round so that voids and passes matter
+        seat = state.round.turn
+        view = view_for(state, seat)
+        k = knowledge(view)
+        dealt = sample_hands(view, k, rng)
+        assert dealt[seat] == set(view.you.hand)
+        assert [len(h) for h in dealt] == hand_sizes(view)
+        assert set().union(*dealt) == set(view.you.hand) | set(k.unseen)
+        receiver = (seat + view.pass_direction.offset) % 4
+        assert set(view.you.passed) & k.unseen <= dealt[receiver]
+        for other in range(4):
+            if other != seat:
+                assert not any(c.suit in k.voids[other] for c in dealt[other])
+        card = expert.choose_play(view, rng)
+        assert card in legal_cards(state.round, state.rules, seat)
+        state = play(state, seat, str(card))
