@@ -86,8 +86,8 @@ def _act(base: str, path: str, token: str, view: dict) -> bool:
 
 def run() -> None:
     print("bots: decision time over positions of whole matches")
-    for name in ("random", "heuristic"):
-        p50, p95 = decision_times(name)
+    for name, decisions in (("random", 3000), ("heuristic", 3000), ("expert", 600)):
+        p50, p95 = decision_times(name, decisions)
         print(f"  {name:10s} p50 {p50:.3f} ms  p95 {p95:.3f} ms")
     folder = Path(tempfile.mkdtemp(prefix="cardems-bots-bench-"))
     redis = RedisServer(folder)

@@ -19,7 +19,7 @@ from domain.rules import MoonRule
 from domain.table import SEATS
 from domain.views import MatchView
 
-DEFAULT_ITERATIONS = 240  # rollouts per decision, shared among the legal cards
+DEFAULT_ITERATIONS = 400  # rollouts per decision, shared among the legal cards
 
 
 class ExpertPolicy:
