@@ -118,3 +118,19 @@ def play_lowest_until_round_ends(state: Match) -> tuple[Match, list[Event]]:
         state, new = then(state, PlayCard(seat, card, SECRET))
         events += new
     return state, events
+
+
+# North leads 2C, East wins trick 1 with AC holding hearts and diamonds: hearts unbroken.
+UNBROKEN = hands(
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC TD",
+    "AC 2H 3H 4H 5H 2D 3D 4D 5D 6D 7D 8D 9D",
+    "QS KS AS 6H 7H 8H 9H TH JH QH KH AH JD",
+)
+
+
+def after(deal: Sequence[Sequence[Card]], plays: Sequence[tuple[int, str]]) -> Match:
+    """A hold round with `deal`, after the given plays."""
+    state = hold_round(deal)
+    for seat, card in plays:
+        state = play(state, seat, card)
+    return state

@@ -8,15 +8,20 @@ from domain.cards import parse_card
 from domain.commands import PassCards, PlayCard
 from domain.legal import legal_cards
 from domain.views import view_for
-from tests.builders import SECRET, cards, create_command, deck_for, hands, hold_round, play, then
+from tests.builders import (
+    SECRET,
+    UNBROKEN,
+    after,
+    cards,
+    create_command,
+    deck_for,
+    hands,
+    play,
+    then,
+)
 
 HEURISTIC = policy_named("heuristic")
 
-UNBROKEN = hands(
-    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC TD",
-    "AC 2H 3H 4H 5H 2D 3D 4D 5D 6D 7D 8D 9D",
-    "QS KS AS 6H 7H 8H 9H TH JH QH KH AH JD",
-)
 DUCK = hands(
     "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
     "AC 9D 3D 4D 2H 3H 4H 5H 6H 7H 8H 9H TH",
@@ -24,11 +29,6 @@ DUCK = hands(
 )
 
 
-def after(deal, plays):
-    state = hold_round(deal)
-    for seat, card in plays:
-        state = play(state, seat, card)
-    return state
 
 
 def heuristic_play(state, seat):

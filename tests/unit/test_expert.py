@@ -11,19 +11,9 @@ from domain.cards import parse_card
 from domain.commands import PassCards
 from domain.legal import legal_cards
 from domain.views import view_for
-from tests.builders import create_command, hands, hold_round, play, then
+from tests.builders import UNBROKEN, after, create_command, hands, play, then
 
 EXPERT = ExpertPolicy(iterations=120)
-UNBROKEN = hands(
-    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC TD",
-    "AC 2H 3H 4H 5H 2D 3D 4D 5D 6D 7D 8D 9D",
-    "QS KS AS 6H 7H 8H 9H TH JH QH KH AH JD",
-)
-def after(deal, plays):
-    state = hold_round(deal)
-    for seat, card in plays:
-        state = play(state, seat, card)
-    return state
 
 
 def choose(state, seat, seed=0):

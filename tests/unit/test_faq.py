@@ -14,6 +14,7 @@ from domain.scoring import match_winner
 from tests.builders import (
     SECRET,
     SUIT_PER_SEAT,
+    UNBROKEN,
     cards,
     create_command,
     created,
@@ -23,12 +24,6 @@ from tests.builders import (
     play,
     play_lowest_until_round_ends,
     then,
-)
-
-UNBROKEN = hands(
-    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC TD",
-    "AC 2H 3H 4H 5H 2D 3D 4D 5D 6D 7D 8D 9D",
-    "QS KS AS 6H 7H 8H 9H TH JH QH KH AH JD",
 )
 
 

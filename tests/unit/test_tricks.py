@@ -8,7 +8,7 @@ from domain.events import CardPlayed, TrickTaken
 from domain.legal import legal_cards
 from domain.rules import Rules
 from domain.views import view_for
-from tests.builders import SECRET, cards, hands, hold_round, play, then
+from tests.builders import SECRET, UNBROKEN, cards, hands, hold_round, play, then
 
 # Seat 1 holds nothing but points; seat 2 is void in clubs with AH among spades.
 ONLY_POINTS = hands(
@@ -17,11 +17,6 @@ ONLY_POINTS = hands(
     "AH 2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS",
 )
 # Seat 1 wins trick 1 with AC and then holds hearts and diamonds.
-UNBROKEN = hands(
-    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC TD",
-    "AC 2H 3H 4H 5H 2D 3D 4D 5D 6D 7D 8D 9D",
-    "QS KS AS 6H 7H 8H 9H TH JH QH KH AH JD",
-)
 # Seat 1 wins trick 1 and is left with nothing but hearts.
 ALL_HEARTS = hands(
     "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
