@@ -3,13 +3,10 @@ bots inline and on RQ with two workers."""
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 from random import Random
 
 from domain.bots.base import bot_command, policy_named
@@ -21,7 +18,7 @@ from domain.rules import Rules
 from domain.state import Status
 from domain.views import seats_to_act, view_for
 from tests.http import ROOT, Server, call
-from tests.redis_server import RedisServer
+from tests.redis_server import scratch_redis
 
 
 def decision_times(name: str, decisions: int = 3000) -> tuple[float, float]:
@@ -89,9 +86,7 @@ def run() -> None:
     for name, decisions in (("random", 3000), ("heuristic", 3000), ("expert", 600)):
         p50, p95 = decision_times(name, decisions)
         print(f"  {name:10s} p50 {p50:.3f} ms  p95 {p95:.3f} ms")
-    folder = Path(tempfile.mkdtemp(prefix="cardems-bots-bench-"))
-    redis = RedisServer(folder)
-    try:
+    with scratch_redis("cardems-bots-bench-") as (folder, redis):
         print("bots: a person leads; until the three bots' plays are visible (polling GET)")
         inline = Server("--store", f"sqlite:///{folder / 'inline.sqlite3'}")
         try:
@@ -111,9 +106,6 @@ def run() -> None:
                 worker.terminate()
                 worker.wait()
             rq.stop()
-    finally:
-        redis.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:

@@ -4,16 +4,13 @@ XADD on the same server, and the cost of reading and folding a long match."""
 from __future__ import annotations
 
 import multiprocessing
-import shutil
 import statistics
 import subprocess
-import tempfile
 import time
-from pathlib import Path
 
 from domain.evolve import fold
 from eventstore import NewEvent, open_store
-from tests.redis_server import RedisServer
+from tests.redis_server import scratch_redis
 from workers.service import decode
 
 SPAWN = multiprocessing.get_context("spawn")
@@ -101,9 +98,7 @@ def long_match(min_events: int = 1200) -> list:
 
 
 def run() -> None:
-    folder = Path(tempfile.mkdtemp(prefix="cardems-bench-"))
-    redis = RedisServer(folder)
-    try:
+    with scratch_redis("cardems-bench-") as (folder, redis):
         print("store: appends of one event with an expected version (fsync on every append)")
         sqlite_url = f"sqlite:///{folder / 'bench.sqlite3'}"
         for clients, count in ((1, 2000), (16, 300)):
@@ -120,9 +115,6 @@ def run() -> None:
             seconds = read_and_fold(url, events)
             print(f"  read and fold a {len(events)}-event match from {name}: "
                   f"{seconds * 1000:.1f} ms ({len(events) / seconds:,.0f} events/s)")
-    finally:
-        redis.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:

@@ -83,17 +83,9 @@ def parse_card(text: str) -> Card:
     return card
 
 
-def card_of(rank: str, suit: str) -> Card:
-    return parse_card(rank + suit)
-
-
 TWO_OF_CLUBS = parse_card("2C")
 QUEEN_OF_SPADES = parse_card("QS")
 JACK_OF_DIAMONDS = parse_card("JD")
-
-
-def is_heart(card: Card) -> bool:
-    return card.suit is Suit.HEARTS
 
 
 def penalty(card: Card) -> int:

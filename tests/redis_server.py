@@ -5,7 +5,10 @@ from __future__ import annotations
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import redis
@@ -60,3 +63,15 @@ class RedisServer:
         client = redis.Redis.from_url(self.url)
         client.flushall()
         client.close()
+
+
+@contextmanager
+def scratch_redis(prefix: str) -> Iterator[tuple[Path, RedisServer]]:
+    """A temporary folder with a private redis-server in it, both gone afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    server = RedisServer(folder)
+    try:
+        yield folder, server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

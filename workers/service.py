@@ -87,6 +87,7 @@ class Game:
         self._entropy = entropy
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
+        self._secrets: OrderedDict[str, Secret] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -165,16 +166,9 @@ class Game:
         raise Unauthorized("unknown token")
 
     def _seat_tokens(self, match_id: str) -> dict[str, int]:
-        """Token hash -> seat; they never change, so they are read once per process."""
-        with self._lock:
-            cached = self._tokens.get(match_id)
-        if cached is None:
-            cached = json.loads(self.store.get_meta(match_id, "tokens") or "{}")
-            with self._lock:
-                self._tokens[match_id] = cached
-                while len(self._tokens) > self._cache_size:
-                    self._tokens.popitem(last=False)
-        return cached
+        """Token hash -> seat."""
+        return self._kept(self._tokens, match_id, lambda: json.loads(
+            self.store.get_meta(match_id, "tokens") or "{}"))
 
     # -- moves --------------------------------------------------------------------------
 
@@ -252,12 +246,15 @@ class Game:
             return False
         policy = policy_named(bot)
         rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
-        secret = self._secret(match_id)
-        command = bot_command(view_for(state, seat), policy, rng, secret)
-        if command is None:
-            return False
+        view = view_for(state, seat)
+
+        def command(secret: Secret) -> Command:
+            chosen = bot_command(view, policy, rng, secret)
+            assert chosen is not None, "the seat was checked to be waited for"
+            return chosen
+
         try:
-            self.submit(match_id, seat, lambda _: command, expected_version=state.version)
+            self.submit(match_id, seat, command, expected_version=state.version)
         except VersionConflict:
             return False  # someone moved first; the turn is handed on again from there
         return True
@@ -329,12 +326,27 @@ class Game:
         return self.store.append(match_id, new, expected, meta)
 
     def _secret(self, match_id: str) -> Secret:
+        return self._kept(self._secrets, match_id, lambda: self._read_secret(match_id))
+
+    def _read_secret(self, match_id: str) -> Secret:
         text = self.store.get_meta(match_id, "secret")
         if text is None:
             raise MatchNotFound(match_id)
         data = json.loads(text)
         return Secret(bytes.fromhex(data["server_seed"]),
                       tuple(tuple(parse_card(c) for c in d) for d in data["decks"]))
+
+    def _kept(self, cache: OrderedDict[str, Any], match_id: str, load: Callable[[], Any]) -> Any:
+        """A per-match value that never changes (secret, token hashes), read once a process."""
+        with self._lock:
+            if match_id in cache:
+                return cache[match_id]
+        value = load()
+        with self._lock:
+            cache[match_id] = value
+            while len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        return value
 
 
 def decode(stored: StoredEvent) -> Event:
