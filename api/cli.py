@@ -38,11 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="deals, each played twice with the seats swapped")
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--chart", default=None, help="write a PNG chart here")
+    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="processes playing deals side by side (the result does not change)")
     args = parser.parse_args(argv)
     if args.command == "arena":
         from workers.arena import main as arena_main
 
-        return arena_main(args.first, args.second, args.deals, args.seed, args.chart)
+        return arena_main(args.first, args.second, args.deals, args.seed, args.chart,
+                          args.jobs)
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import statistics
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
@@ -22,22 +24,40 @@ class Standing:
     ci95: float  # half-width of the 95% confidence interval of that mean
 
 
-def run_arena(first: str, second: str, deals: int, seed: int,
-              progress: bool = True) -> tuple[Standing, Standing, list[float]]:
-    """Play `deals` duplicate deals (each twice, seats swapped); per-hand standings."""
-    policies = (policy_named(first), policy_named(second))
-    rng = Random(seed)
+def run_arena(first: str, second: str, deals: int, seed: int, progress: bool = True,
+              jobs: int = 1) -> tuple[Standing, Standing, list[float]]:
+    """Play `deals` duplicate deals (each twice, seats swapped); per-hand standings.
+
+    Each deal draws its cards and chance from (`seed`, its number) alone, so the tournament
+    is the same whatever the number of `jobs` (processes) that play it.
+    """
+    tasks = [(first, second, seed, number) for number in range(1, deals + 1)]
+    bar = tqdm(total=deals, disable=not progress, unit="deal")
     per_deal: list[tuple[float, float]] = []
-    for number in tqdm(range(1, deals + 1), disable=not progress, unit="deal"):
-        cards = list(deck())
-        rng.shuffle(cards)
-        result = duplicate_deal(policies, cards, number, rng)
-        # Each policy played two seats in each of two rotations: four hands per deal.
-        per_deal.append((result.points[0] / 4, result.points[1] / 4))
+    with ExitStack() as stack:
+        if jobs > 1:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
+            results = pool.imap(_play_deal, tasks)
+        else:
+            results = map(_play_deal, tasks)
+        for result in results:
+            per_deal.append(result)
+            bar.update()
+    bar.close()
     standings = tuple(_standing(name, [d[i] for d in per_deal])
                       for i, name in enumerate((first, second)))
     differences = [a - b for a, b in per_deal]
     return standings[0], standings[1], differences
+
+
+def _play_deal(task: tuple[str, str, int, int]) -> tuple[float, float]:
+    """One duplicate deal: each policy's points per hand (two seats, two rotations)."""
+    first, second, seed, number = task
+    rng = Random(f"{seed}/{number}")
+    cards = list(deck())
+    rng.shuffle(cards)
+    result = duplicate_deal((policy_named(first), policy_named(second)), cards, number, rng)
+    return result.points[0] / 4, result.points[1] / 4
 
 
 def _standing(name: str, values: list[float]) -> Standing:
@@ -62,8 +82,9 @@ def chart(first: Standing, second: Standing, path: Path) -> None:
     pyplot.close(figure)
 
 
-def main(first: str, second: str, deals: int, seed: int, chart_path: str | None) -> int:
-    a, b, differences = run_arena(first, second, deals, seed)
+def main(first: str, second: str, deals: int, seed: int, chart_path: str | None,
+         jobs: int = 1) -> int:
+    a, b, differences = run_arena(first, second, deals, seed, jobs=jobs)
     print(f"{deals} duplicate deals ({deals * 4} hands for each bot), seed {seed}")
     for standing in (a, b):
         print(f"  {standing.name:10s} {standing.per_hand:6.2f} ± {standing.ci95:.2f}"

@@ -15,9 +15,10 @@ def test_a_duplicate_deal_hands_each_bot_every_seats_cards_once():
     assert sum(result.points) in (52, 104, 156)
 
 
-def test_the_same_seed_gives_the_same_tournament():
-    assert run_arena("heuristic", "random", 20, seed=5, progress=False) == \
-        run_arena("heuristic", "random", 20, seed=5, progress=False)
+def test_the_same_seed_gives_the_same_tournament_whatever_the_processes():
+    alone = run_arena("heuristic", "random", 20, seed=5, progress=False)
+    assert alone == run_arena("heuristic", "random", 20, seed=5, progress=False, jobs=2)
+    assert alone != run_arena("heuristic", "random", 20, seed=6, progress=False)
 
 
 def test_the_heuristic_bot_beats_the_random_bot_beyond_doubt(tmp_path):
