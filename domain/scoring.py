@@ -54,6 +54,17 @@ def score_round(rules: Rules, points: Scores, tricks: Sequence[TakenTrick],
     shooter chose, else as the rules say; the jack of diamonds comes last.
     """
     sun = sun_shooter(tricks) if rules.shoot_the_sun else None
+    jack = jack_taker(tricks) if rules.jack_of_diamonds else None
+    moon = moon_shooter(points) if sun is None else None
+    return RoundResult(points, round_scores(rules, points, sun, jack, moon_choice), moon, sun,
+                       jack)
+
+
+def round_scores(rules: Rules, points: Scores, sun: int | None, jack: int | None,
+                 moon_choice: MoonRule | None = None) -> Scores:
+    """The scores from the points taken and who took every trick and the jack; the options
+    that are off are ignored here, so callers may pass what they know."""
+    sun = sun if rules.shoot_the_sun else None
     moon = moon_shooter(points) if sun is None else None
     if sun is not None:
         scores = [-MOON_POINTS if s == sun else MOON_POINTS for s in range(SEATS)]
@@ -61,10 +72,9 @@ def score_round(rules: Rules, points: Scores, tricks: Sequence[TakenTrick],
         scores = _moon_scores(moon, moon_choice or rules.moon)
     else:
         scores = list(points)
-    jack = jack_taker(tricks) if rules.jack_of_diamonds else None
-    if jack is not None:
+    if jack is not None and rules.jack_of_diamonds:
         scores[jack] += JACK_BONUS
-    return RoundResult(points, tuple(scores), moon, sun, jack)
+    return tuple(scores)
 
 
 def _moon_scores(shooter: int, rule: MoonRule) -> list[int]:

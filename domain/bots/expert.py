@@ -12,10 +12,10 @@ from random import Random
 
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
-from domain.bots.rollout import breaks_hearts, rollout
+from domain.bots.rollout import Hand, Table, hand_of, rollout
 from domain.bots.sampling import sample_hands
-from domain.cards import Card
-from domain.rules import MoonRule
+from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
+from domain.rules import MoonRule, Rules
 from domain.table import SEATS
 from domain.views import MatchView
 
@@ -31,6 +31,8 @@ class ExpertPolicy:
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
+        # Passes searched by playing rounds out with these same rollouts measured worse than
+        # the heuristic's rules for passing (docs/performance.md), so the expert keeps those.
         return self._fallback.choose_pass(view, rng)
 
     def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
@@ -38,29 +40,54 @@ class ExpertPolicy:
 
     def choose_play(self, view: MatchView, rng: Random) -> Card:
         assert view.you is not None and view.trick is not None
-        legal = list(view.you.legal)
+        legal = sorted(view.you.legal)
         if len(legal) == 1:
             return legal[0]
         me = view.you.seat
         k = knowledge(view)
-        plays = [(p.seat, p.card) for p in view.trick.plays]
+        start = table_of(view)
         totals = dict.fromkeys(legal, 0.0)
         for _ in range(max(1, self.iterations // len(legal))):
-            hands = sample_hands(view, k, rng)
+            hands = [hand_of(h) for h in sample_hands(view, k, rng)]
             for card in legal:  # the same deal for every card: only the card differs
-                after = [set(h) for h in hands]
-                after[me].discard(card)
-                scores = _play_out(view, after, [*plays, (me, card)])
-                others = (sum(scores) - scores[me]) / (SEATS - 1)
-                totals[card] += scores[me] - others
+                scores = rollout(view.rules, _after(view.rules, start, hands, me, card))
+                totals[card] += scores[me] - (sum(scores) - scores[me]) / (SEATS - 1)
         return min(legal, key=lambda c: (totals[c], c.index))
 
 
-def _play_out(view: MatchView, hands: list[set[Card]], plays: list[tuple[int, Card]],
-              ) -> tuple[int, ...]:
+def table_of(view: MatchView) -> Table:
+    """The round as its seat sees it, in the simulation's terms; the hands are left empty
+    (they are what gets sampled)."""
     assert view.trick is not None
-    points = list(view.round_points)
-    taken = list(view.tricks)
-    leader = view.trick.leader
-    broken = view.hearts_broken or breaks_hearts(plays[-1][1], view.rules)
-    return rollout(view.rules, hands, leader, plays, taken, points, broken)
+    won = [0] * SEATS
+    jack = None
+    queen_played = any(p.card is QUEEN_OF_SPADES for p in view.trick.plays)
+    for trick in view.tricks:
+        won[trick.winner] += 1
+        for play in trick.plays:
+            jack = trick.winner if play.card is JACK_OF_DIAMONDS else jack
+            queen_played = queen_played or play.card is QUEEN_OF_SPADES
+    plays = [(p.seat, p.card.index) for p in view.trick.plays]
+    voids = [0] * SEATS
+    for trick in [*view.tricks, view.trick]:
+        led = trick.plays[0].card.suit if trick.plays else None
+        for play in trick.plays:
+            if play.card.suit is not led:
+                voids[play.seat] |= 1 << led  # type: ignore[operator]
+    return Table([], view.trick.leader, plays, list(view.round_points), won, jack,
+                 view.hearts_broken, queen_played, voids)
+
+
+def _after(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> Table:
+    """`start` with sampled `hands` and `me` having just played `card`."""
+    own = [list(s) for s in hands[me]]
+    own[card.suit].remove(card.index)
+    dealt = [own if s == me else [list(x) for x in hands[s]] for s in range(SEATS)]
+    broken = start.broken or card.suit is Suit.HEARTS \
+        or (card is QUEEN_OF_SPADES and rules.queen_breaks_hearts)
+    voids = list(start.voids or [0] * SEATS)
+    if start.plays and card.suit != start.plays[0][1] // 13:
+        voids[me] |= 1 << (start.plays[0][1] // 13)
+    return Table(dealt, start.leader, [*start.plays, (me, card.index)], list(start.points),
+                 list(start.won), start.jack, broken, start.queen_played or card is QUEEN_OF_SPADES,
+                 voids)

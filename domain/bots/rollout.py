@@ -1,71 +1,241 @@
-"""Play a round to its end fast, every seat by simple rules, on plain sets: the expert's
-simulations. Legality comes from the rules module itself (`legal_from`)."""
+"""Play a round to its end fast, every seat by rules of thumb: the expert's simulations.
+
+Thousands of these run per decision, so a card is its index (suit = index // 13, and within a
+suit the index orders the ranks) and a hand is four ascending lists, one per suit. Each
+simulated seat decides from its own hand and the table only, as a real player would. The
+rules are the match's own: which cards are legal (first trick, hearts broken, the queen
+breaking hearts) follows `domain.legal`, and the score is `domain.scoring`'s.
+"""
 
 from __future__ import annotations
 
-from domain.cards import QUEEN_OF_SPADES, Card, Suit, penalty
-from domain.legal import legal_from
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TWO_OF_CLUBS, Card, Suit
 from domain.rules import Rules
-from domain.scoring import score_round
-from domain.state import Play, TakenTrick
+from domain.scoring import round_scores
 from domain.table import SEATS, TRICKS_PER_ROUND
 
+CLUBS, DIAMONDS, SPADES, HEARTS = Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS
+QUEEN = QUEEN_OF_SPADES.index
+TWO_CLUBS = TWO_OF_CLUBS.index
+JACK = JACK_OF_DIAMONDS.index
+FIRST_HEART = HEARTS * 13
+MOON_WATCH = 10  # points one seat alone has taken before the others fight its moon
 
-def rollout(rules: Rules, hands: list[set[Card]], leader: int, plays: list[tuple[int, Card]],
-            taken: list[TakenTrick], points: list[int], broken: bool) -> tuple[int, ...]:
-    """Every seat's score for the round once it is played out from this position."""
-    hands = [set(h) for h in hands]
-    plays = list(plays)
-    taken = list(taken)
-    points = list(points)
-    queen_out = any(QUEEN_OF_SPADES in h for h in hands)
+Hand = list[list[int]]  # four ascending lists of card indexes, by suit
+
+
+@dataclass(slots=True)
+class Table:
+    """Where a round stands, in the simulation's terms; `rollout` plays it out in place."""
+
+    hands: list[Hand]
+    leader: int
+    plays: list[tuple[int, int]]  # (seat, card) of the trick in progress
+    points: list[int]
+    won: list[int]  # tricks taken per seat
+    jack: int | None  # the seat that took the jack of diamonds
+    broken: bool
+    queen_played: bool
+    voids: list[int] | None = None  # per seat, a bit per suit it has shown it lacks
+
+
+def hand_of(cards: Iterable[Card]) -> Hand:
+    hand: Hand = [[], [], [], []]
+    for card in sorted(cards):
+        hand[card.suit].append(card.index)
+    return hand
+
+
+def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = None,
+            ) -> tuple[int, ...]:
+    """Every seat's score for the round once `table` is played out; `table` is used up.
+
+    `trace`, when given, receives each simulated (seat, card index) in order: for checking
+    the simulation against the rules.
+    """
+    hands, plays, points, won = table.hands, table.plays, table.points, table.won
+    leader, broken, queen_played, jack = table.leader, table.broken, table.queen_played, table.jack
+    first_trick = sum(won) == 0
+    winner, top = _winning(plays)
+    voids = list(table.voids or [0] * SEATS)
     while True:
         if len(plays) == SEATS:
-            suit = plays[0][1].suit
-            winner = max((p for p in plays if p[1].suit is suit), key=lambda p: p[1].rank)[0]
-            won = sum(penalty(c) for _, c in plays)
-            points[winner] += won
-            taken.append(TakenTrick(len(taken) + 1, leader,
-                                    tuple(Play(s, c) for s, c in plays), winner, won))
-            leader, plays = winner, []
-        if len(taken) == TRICKS_PER_ROUND:
-            break
+            points[winner] += _points_in(plays)
+            won[winner] += 1
+            if jack is None and any(c == JACK for _, c in plays):
+                jack = winner
+            if sum(won) == TRICKS_PER_ROUND:
+                break
+            leader, plays, first_trick = winner, [], False
         seat = (leader + len(plays)) % SEATS
-        led = plays[0][1].suit if plays else None
-        legal = legal_from(frozenset(hands[seat]), led, not taken, broken, rules)
-        card = _choose(legal, plays, queen_out)
-        queen_out = queen_out and card is not QUEEN_OF_SPADES
-        hands[seat].discard(card)
+        hand = hands[seat]
+        card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
+                       queen_played, voids, points)
+        if not plays:
+            winner, top = seat, card
+        elif card // 13 == top // 13:
+            if card > top:
+                winner, top = seat, card
+        else:
+            voids[seat] |= 1 << (top // 13)
+        hand[card // 13].remove(card)
         plays.append((seat, card))
-        broken = broken or breaks_hearts(card, rules)
-    return score_round(rules, tuple(points), taken).scores
+        if trace is not None:
+            trace.append((seat, card))
+        if card >= FIRST_HEART or (card == QUEEN and rules.queen_breaks_hearts):
+            broken = True
+        queen_played = queen_played or card == QUEEN
+    sun = next((s for s in range(SEATS) if won[s] == TRICKS_PER_ROUND), None)
+    return round_scores(rules, tuple(points), sun, jack)
 
 
-def breaks_hearts(card: Card, rules: Rules) -> bool:
-    return card.suit is Suit.HEARTS or (card is QUEEN_OF_SPADES and rules.queen_breaks_hearts)
-
-
-def _choose(legal: frozenset[Card], plays: list[tuple[int, Card]], queen_out: bool) -> Card:
-    """The simulated players' rules of thumb: lead low, duck, dump the queen and the top
-    spades while it is out, then hearts."""
-    if len(legal) == 1:
-        return next(iter(legal))
+def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """The seat taking the trick so far, and its card (the highest of the led suit)."""
     if not plays:
-        return min(legal, key=lambda c: (c.suit is Suit.HEARTS,
-                                         queen_out and c.suit is Suit.SPADES and c.rank > 12,
-                                         c.rank))
-    led = plays[0][1].suit
-    top = max((c for _, c in plays if c.suit is led), key=lambda c: c.rank)
-    if next(iter(legal)).suit is led:
-        if QUEEN_OF_SPADES in legal and top.rank > QUEEN_OF_SPADES.rank:
-            return QUEEN_OF_SPADES
-        under = [c for c in legal if c.rank < top.rank and c is not QUEEN_OF_SPADES]
-        if under:
-            return max(under, key=lambda c: c.rank)
-        if len(plays) == SEATS - 1:
-            return max(legal, key=lambda c: (c is not QUEEN_OF_SPADES, c.rank))
-        return min(legal, key=lambda c: (c is QUEEN_OF_SPADES, c.rank))
-    if QUEEN_OF_SPADES in legal:
-        return QUEEN_OF_SPADES
-    return max(legal, key=lambda c: (queen_out and c.suit is Suit.SPADES and c.rank > 12,
-                                     c.suit is Suit.HEARTS, c.rank))
+        return -1, -1
+    led = plays[0][1] // 13
+    winner, top = plays[0]
+    for seat, card in plays:
+        if card // 13 == led and card > top:
+            winner, top = seat, card
+    return winner, top
+
+
+def _points_in(plays: Sequence[tuple[int, int]]) -> int:
+    return sum(1 if c >= FIRST_HEART else 13 if c == QUEEN else 0 for _, c in plays)
+
+
+def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, int]],
+            winner: int, top: int, first_trick: bool, broken: bool, queen_played: bool,
+            voids: list[int], points: list[int]) -> int:
+    """The card `seat` plays: a competent player's rules of thumb, the moon's both ways."""
+    hand = hands[seat]
+    total = sum(points)
+    shooting = 0 < total == points[seat] and _losers(hands, seat) <= 1
+    threat = next((s for s in range(SEATS) if points[s] == total), None) \
+        if total >= MOON_WATCH else None
+    defend = threat is not None and threat != seat
+    if not plays:
+        if shooting:
+            return _lead_to_win(hands, seat, broken)
+        if defend and hand[HEARTS] and (broken or not any(hand[:HEARTS])):
+            return hand[HEARTS][-1]  # win a heart back from the would-be shooter
+        return _lead(hands, seat, first_trick, broken, queen_played, voids)
+    cards = hand[top // 13]
+    if cards:
+        if shooting and cards[-1] > top:
+            return cards[-1]
+        return _follow(cards, top, len(plays) == SEATS - 1,
+                       defend and winner == threat and _points_in(plays) > 0)
+    if shooting and not (first_trick and not rules.points_on_first_trick):
+        return min((s[0] for s in hand if s), key=lambda c: (c >= FIRST_HEART, c % 13))
+    return _discard(rules, hand, first_trick, queen_played, defend and winner == threat)
+
+
+def _losers(hands: list[Hand], seat: int) -> int:
+    """How many of the seat's cards could lose a trick to a card another seat holds."""
+    count = 0
+    for suit in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        mine = hands[seat][suit]
+        if not mine:
+            continue
+        others = [c for o in range(SEATS) if o != seat for c in hands[o][suit]]
+        for position, card in enumerate(reversed(mine)):
+            if sum(1 for c in others if c > card) > position:
+                count += 1
+    return count
+
+
+def _lead_to_win(hands: list[Hand], seat: int, broken: bool) -> int:
+    """A shooter's lead: a sure winner, the highest."""
+    hand = hands[seat]
+    side = hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]
+    best, best_key = -1, (False, -1)
+    for suit in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        if not hand[suit] or (suit == HEARTS and side and not broken):
+            continue
+        card = hand[suit][-1]
+        others_top = max((hands[o][suit][-1] for o in range(SEATS)
+                          if o != seat and hands[o][suit]), default=-1)
+        key = (card > others_top, card % 13)
+        if key > best_key:
+            best, best_key = card, key
+    return best
+
+
+def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_played: bool,
+          voids: list[int]) -> int:
+    """The safest lead: not a sure winner, not into the queen, low, where no one is void."""
+    if first_trick:
+        return TWO_CLUBS
+    hand = hands[seat]
+    holds_queen = QUEEN in hand[SPADES]
+    others_void = 0
+    for other in range(SEATS):
+        if other != seat:
+            others_void |= voids[other]
+    side = hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]
+    best, best_key = -1, (999, 99)
+    for suit in (CLUBS, DIAMONDS, SPADES, HEARTS):
+        cards = hand[suit]
+        if not cards or (suit == HEARTS and side and not broken):
+            continue
+        others_top = max((hands[o][suit][-1] for o in range(SEATS)
+                          if o != seat and hands[o][suit]), default=-1)
+        for card in cards if suit == SPADES else cards[:1]:
+            risk = 100 if card > others_top else 0  # we would surely take it
+            if suit == SPADES:
+                if card > QUEEN and not queen_played and not holds_queen:
+                    risk += 60  # the queen may fall on it
+                elif card == QUEEN:
+                    risk += 80
+                elif card < QUEEN and not holds_queen:
+                    risk -= 5  # low spades flush the queen out
+            elif suit == HEARTS:
+                risk += 10
+            if others_void >> suit & 1:
+                risk += 30  # someone will discard points on it
+            key = (risk, card % 13)
+            if key < best_key:
+                best, best_key = card, key
+    return best
+
+
+def _follow(cards: list[int], top: int, last: bool, take_from_shooter: bool) -> int:
+    """Duck under the highest card played; if we cannot, win it as high as is safe."""
+    if take_from_shooter and cards[-1] > top:
+        return cards[-1]
+    if QUEEN in cards and top > QUEEN:
+        return QUEEN  # someone else's king or ace takes the queen
+    under = [c for c in cards if c < top and c != QUEEN]
+    if under:
+        return under[-1]
+    safe = [c for c in cards if c != QUEEN] or cards
+    return safe[-1] if last else safe[0]
+
+
+def _discard(rules: Rules, hand: Hand, first_trick: bool, queen_played: bool,
+             to_shooter: bool) -> int:
+    """Shed the queen, then the top spades while she is out, then high hearts; but give a
+    would-be shooter nothing."""
+    no_points = first_trick and not rules.points_on_first_trick
+    if to_shooter:
+        clean = [c for suit in hand[:HEARTS] for c in suit if c != QUEEN]
+        if clean:
+            return max(clean, key=lambda c: c % 13)
+    if no_points and (hand[CLUBS] or hand[DIAMONDS] or any(c != QUEEN for c in hand[SPADES])):
+        options = [c for c in (*hand[CLUBS], *hand[DIAMONDS], *hand[SPADES]) if c != QUEEN]
+        if options[-1] > QUEEN and not queen_played:
+            return options[-1]  # a top spade, while the queen can still fall on it
+        return max(options, key=lambda c: (c % 13 - 2 * len(hand[c // 13]), c % 13))
+    spades = hand[SPADES]
+    if QUEEN in spades:
+        return QUEEN
+    if spades and spades[-1] > QUEEN and not queen_played:
+        return spades[-1]
+    if hand[HEARTS]:
+        return hand[HEARTS][-1]
+    return max((s[-1] for s in hand if s), key=lambda c: c % 13 - 2 * len(hand[c // 13]))

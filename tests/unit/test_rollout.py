@@ -1,0 +1,74 @@
+"""The expert's fast simulation plays by the match's rules and scores as the domain does."""
+
+from random import Random
+
+import pytest
+
+from domain.bots.expert import table_of
+from domain.bots.random_policy import RandomPolicy
+from domain.bots.rollout import hand_of, rollout
+from domain.cards import DECK
+from domain.commands import PassCards, PlayCard
+from domain.decide import decide
+from domain.events import RoundScored
+from domain.evolve import fold
+from domain.rules import MoonRule, Rules
+from domain.state import Status
+from domain.views import view_for
+from tests.builders import create_command, then
+
+OPTIONS = [
+    Rules(),
+    Rules(queen_breaks_hearts=True, points_on_first_trick=True),
+    Rules(shoot_the_sun=True, jack_of_diamonds=True, moon=MoonRule.SUBTRACT_FROM_SELF),
+    Rules(jack_of_diamonds=True, moon=MoonRule.SHOOTER_CHOICE, queen_breaks_hearts=True),
+]
+
+
+def _lumpy_deck(rng):
+    """A deck whose hands run long in one suit each: voids, all-heart hands and first-trick
+    discards, the rare cases of the rules, come up often."""
+    spread = rng.uniform(0.5, 4)
+    cards = sorted(DECK, key=lambda c: c.suit + rng.uniform(0, spread))
+    hands = [cards[i * 13:(i + 1) * 13] for i in rng.sample(range(4), 4)]
+    return tuple(hands[(1 + i) % 4][i // 4] for i in range(52))  # dealt from the dealer's left
+
+
+def _into_round(rules, rng, plays):
+    """A match of `rules` after its passes and `plays` random plays."""
+    decks = (_lumpy_deck(rng),) if rng.random() < 0.5 else ()
+    create = create_command(rules=rules, seed=rng.randbytes(32), decks=decks)
+    state, _ = then(None, create)
+    for seat in range(4):
+        passed = rng.sample(sorted(state.round.hands[seat]), 3)
+        state, _ = then(state, PassCards(seat, tuple(passed)))
+    for _ in range(plays):
+        seat = state.round.turn
+        card = RandomPolicy().choose_play(view_for(state, seat), rng)
+        state, _ = then(state, PlayCard(seat, card, create.secret))
+    return state, create.secret
+
+
+@pytest.mark.parametrize("rules", OPTIONS, ids=range(len(OPTIONS)))
+@pytest.mark.parametrize("seed", range(40))
+def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed):
+    rng = Random(seed)
+    state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
+    seat = state.round.turn
+    table = table_of(view_for(state, seat))
+    table.hands = [hand_of(state.round.hands[s]) for s in range(4)]  # the true deal
+    trace: list[tuple[int, int]] = []
+    scores = rollout(rules, table, trace)
+    scored = None
+    for traced_seat, index in trace:
+        # decide refuses an illegal play (IllegalMove), so the replay is the legality check
+        events = decide(state, PlayCard(traced_seat, DECK[index], secret))
+        scored = next((e for e in events if isinstance(e, RoundScored)), scored)
+        if scored is not None:
+            break
+        state = fold(events, state)
+    if scored is None:  # the shooter must choose how the moon scores: the rules' default
+        assert state.status is Status.MOON_CHOICE
+        assert max(state.round.points) == 26
+    else:
+        assert scores == scored.scores
