@@ -18,6 +18,9 @@ class Knowledge:
     unseen: frozenset[Card]
     voids: tuple[frozenset[Suit], ...]
     points: tuple[int, ...]
+    # Cards a seat's own plays say it most likely lacks: it passed up the obvious moment to
+    # be rid of them. Softer than a void: sampling gives it up before it gives up a void.
+    lacks: tuple[frozenset[Card], ...] = ((frozenset(),) * SEATS)
 
     @property
     def queen_out(self) -> bool:
@@ -43,21 +46,36 @@ def knowledge(view: MatchView) -> Knowledge:
     hand = frozenset(view.you.hand)
     played: set[Card] = set()
     voids: list[set[Suit]] = [set() for _ in range(SEATS)]
-    for trick in view.tricks:
-        led = trick.plays[0].card.suit
-        for play in trick.plays:
-            played.add(play.card)
-            if play.card.suit is not led:
-                voids[play.seat].add(led)
+    lacks: list[set[Card]] = [set() for _ in range(SEATS)]
+    tricks = [t.plays for t in view.tricks]
     if view.trick is not None and view.trick.plays:
-        led = view.trick.plays[0].card.suit
-        for play in view.trick.plays:
-            played.add(play.card)
-            if play.card.suit is not led:
+        tricks.append(view.trick.plays)
+    for number, plays in enumerate(tricks, start=1):
+        led = plays[0].card.suit
+        points_barred = number == 1 and not view.rules.points_on_first_trick
+        top = plays[0].card
+        for play in plays:
+            card = play.card
+            if QUEEN_OF_SPADES not in played and card is not QUEEN_OF_SPADES \
+                    and _passed_up_the_queen(card, led, top, points_barred):
+                lacks[play.seat].add(QUEEN_OF_SPADES)
+            played.add(card)
+            if card.suit is not led:
                 voids[play.seat].add(led)
+            elif card.rank > top.rank:
+                top = card
     unseen = frozenset(deck()) - hand - played
     return Knowledge(view.you.seat, hand, frozenset(played), unseen,
-                     tuple(frozenset(v) for v in voids), view.round_points)
+                     tuple(frozenset(v) for v in voids), view.round_points,
+                     tuple(frozenset(x) for x in lacks))
+
+
+def _passed_up_the_queen(card: Card, led: Suit, top: Card, points_barred: bool) -> bool:
+    """A play that a holder of the queen of spades would have made with the queen: a discard
+    (where points may go), or a spade under someone else's king or ace."""
+    if card.suit is not led:
+        return not points_barred
+    return led is Suit.SPADES and top.rank > QUEEN_OF_SPADES.rank and card.rank < top.rank
 
 
 def moon_threat(k: Knowledge, min_points: int = 10) -> int | None:

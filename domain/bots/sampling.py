@@ -36,23 +36,27 @@ def sample_hands(view: MatchView, k: Knowledge, rng: Random) -> list[set[Card]]:
     if passed and receiver != me:
         hands[receiver] |= passed
     free = sorted(k.unseen - passed)
-    for _ in range(ATTEMPTS):
-        deal = _try_deal(free, hands, sizes, k, me, rng, respect_voids=True)
-        if deal is not None:
-            return deal
-    deal = _try_deal(free, hands, sizes, k, me, rng, respect_voids=False)
+    for strict in (2, 1):  # voids and likely lacks; then the voids alone
+        for _ in range(ATTEMPTS):
+            deal = _try_deal(free, hands, sizes, k, me, rng, strict)
+            if deal is not None:
+                return deal
+    deal = _try_deal(free, hands, sizes, k, me, rng, 0)
     assert deal is not None, "the card counts always fit when voids are set aside"
     return deal
 
 
 def _try_deal(free: list[Card], fixed: list[set[Card]], sizes: list[int], k: Knowledge,
-              me: int, rng: Random, respect_voids: bool) -> list[set[Card]] | None:
+              me: int, rng: Random, strict: int) -> list[set[Card]] | None:
+    """One deal, or None when the draw painted itself into a corner. `strict` 2 keeps the
+    voids and the likely lacks, 1 the voids only, 0 neither."""
     hands = [set(h) for h in fixed]
     room = [sizes[s] - len(hands[s]) if s != me else 0 for s in range(SEATS)]
 
     def seats_for(card: Card) -> list[int]:
         return [s for s in range(SEATS) if room[s] > 0
-                and not (respect_voids and card.suit in k.voids[s])]
+                and not (strict and card.suit in k.voids[s])
+                and not (strict > 1 and card in k.lacks[s])]
 
     cards = list(free)
     rng.shuffle(cards)
