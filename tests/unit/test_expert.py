@@ -87,3 +87,22 @@ def test_sampled_deals_fit_everything_the_seat_knows(seed):
         card = expert.choose_play(view, rng)
         assert card in legal_cards(state.round, state.rules, seat)
         state = play(state, seat, str(card))
+
+
+PASSED_UP = hands(
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
+    "AC 3D 4D 5D 6D 7D 8D 9D TD JD 4S 5S 6S",
+    "QS 2S 3S 2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+)
+
+
+def test_a_seat_that_passes_up_dumping_the_queen_is_dealt_no_queen_in_samples():
+    # Trick 1 bars points, so its spade discard says nothing; on trick 2 West, void in
+    # diamonds, discards a heart while the queen is out: the queen is likely elsewhere.
+    first = [(0, "2C"), (1, "AC"), (2, "2S"), (3, "7S")]
+    assert not any(knowledge(view_for(after(PASSED_UP, first), 0)).lacks)
+    view = view_for(after(PASSED_UP, [*first, (1, "3D"), (2, "2H"), (3, "QD"), (0, "2D")]), 0)
+    k = knowledge(view)
+    assert [parse_card("QS") in lacks for lacks in k.lacks] == [False, False, True, False]
+    rng = Random(1)
+    assert not any(parse_card("QS") in sample_hands(view, k, rng)[2] for _ in range(30))
