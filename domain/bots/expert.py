@@ -24,7 +24,7 @@ DEFAULT_ITERATIONS = 400  # rollouts per decision, shared among the legal cards
 
 class ExpertPolicy:
     name = "expert"
-    version = "1"
+    version = "2"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS) -> None:
         self.iterations = iterations
