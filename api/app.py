@@ -23,6 +23,7 @@ OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
 class Settings:
     store: str = DEFAULT_STORE
     bots: str = "inline"  # inline | rq | off
+    queue: str | None = None  # the Redis of the RQ queue, when not the store's
     bot_threads: int = 2
     sse_keepalive: float = 15.0
 
@@ -62,5 +63,5 @@ def _dispatcher(settings: Settings, game: Game) -> Dispatcher | None:
     if settings.bots == "rq":
         from workers.rq_dispatch import RqDispatcher
 
-        return RqDispatcher.from_store_url(settings.store)
+        return RqDispatcher(settings.store, settings.queue)
     raise ValueError(f"unknown bot dispatcher {settings.bots!r}: use inline or rq")

@@ -9,6 +9,9 @@ from collections.abc import Sequence
 
 from eventstore.open import DEFAULT_STORE
 
+QUEUE_HELP = ("redis://HOST:PORT/DB of the bots' RQ queue (default: the store's Redis); it"
+              " need not sync to disk on every write")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardems", description="Cardems, a Hearts service")
@@ -21,6 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--bots", choices=["inline", "rq", "off"], default=None,
                        help="where bot turns run (default: inline with SQLite, rq with Redis;"
                             " off: bots never move, for tests)")
+    serve.add_argument("--queue", default=None, help=QUEUE_HELP)
     serve.add_argument("--workers", type=int, default=1, help="API processes (gunicorn)")
     serve.add_argument("--threads", type=int, default=8, help="threads per API process")
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
@@ -28,6 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="seconds between keep-alive comments on an idle event stream")
     worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)")
     worker.add_argument("--store", required=True, help="redis://HOST:PORT/DB")
+    worker.add_argument("--queue", default=None, help=QUEUE_HELP)
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     worker.add_argument("--think", type=float, default=0.0,
                         help="seconds a bot waits before each move, so people can follow")
@@ -53,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workers.worker import run_worker
 
         os.environ[THINK_ENV] = str(args.think)
-        return run_worker(args.store, args.burst)
+        return run_worker(args.store, args.burst, args.queue)
     return 2
 
 
@@ -61,7 +66,11 @@ def _serve(args: argparse.Namespace) -> int:
     from api.app import Settings, create_app
 
     bots = args.bots or ("rq" if args.store.startswith("redis") else "inline")
-    settings = Settings(store=args.store, bots=bots, sse_keepalive=args.keepalive)
+    if args.queue and bots != "rq":
+        print("cardems serve: --queue is for bots on rq", file=sys.stderr)
+        return 2
+    settings = Settings(store=args.store, bots=bots, queue=args.queue,
+                        sse_keepalive=args.keepalive)
     if args.dev:
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0

@@ -17,7 +17,7 @@ from tests.http import free_port
 
 
 class RedisServer:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, fsync: str = "always") -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is not installed: run `make test`, which installs it")
@@ -25,13 +25,14 @@ class RedisServer:
         self.folder = folder
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.fsync = fsync  # "always" for events; a queue may use "everysec"
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
     def start(self) -> None:
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
-             str(self.folder), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+             str(self.folder), "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "",
              "--daemonize", "no", "--logfile", str(self.folder / "redis.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
@@ -66,10 +67,10 @@ class RedisServer:
 
 
 @contextmanager
-def scratch_redis(prefix: str) -> Iterator[tuple[Path, RedisServer]]:
+def scratch_redis(prefix: str, fsync: str = "always") -> Iterator[tuple[Path, RedisServer]]:
     """A temporary folder with a private redis-server in it, both gone afterwards."""
     folder = Path(tempfile.mkdtemp(prefix=prefix))
-    server = RedisServer(folder)
+    server = RedisServer(folder, fsync)
     try:
         yield folder, server
     finally:

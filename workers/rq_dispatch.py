@@ -4,6 +4,12 @@ A worker killed in the middle of a turn must not leave its match stuck. Every qu
 also written to a sorted set of pending turns, scored by when it is due; the job clears it
 when done. Each `cardems worker` sweeps that set and queues again any turn overdue, under a
 new job id; running a turn twice is harmless (the second finds the seat has moved).
+
+The pending set lives with the events, in the store's Redis, where every write is on disk
+before it is acknowledged. The queue may live on another Redis, one that does not wait for
+the disk: RQ writes some twenty times per job, and an fsync on each is most of a bot's reply
+time. A queue that loses jobs in a crash loses nothing that matters: the pending set, which
+survived with the events, has the sweeper queue them again.
 """
 
 from __future__ import annotations
@@ -32,16 +38,16 @@ class RqDispatcher:
 
     name = "rq"
 
-    def __init__(self, connection: redis.Redis, store_url: str) -> None:
-        self.connection = connection
-        self.queue = Queue(QUEUE, connection=connection)
+    def __init__(self, store_url: str, queue_url: str | None = None) -> None:
+        for url in (store_url, queue_url or store_url):
+            if not url.startswith(("redis://", "rediss://", "unix://")):
+                raise ValueError("bots on rq need Redis: --store redis://HOST:PORT/DB"
+                                 " (and --queue, if given, a Redis URL too)")
         self.store_url = store_url
-
-    @classmethod
-    def from_store_url(cls, store_url: str) -> RqDispatcher:
-        if not store_url.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError("--bots rq needs a Redis store: --store redis://HOST:PORT/DB")
-        return cls(redis.Redis.from_url(store_url), store_url)
+        self.queue_url = queue_url or store_url
+        self.connection = redis.Redis.from_url(store_url)  # the pending set: durable
+        self.queue_connection = redis.Redis.from_url(self.queue_url)
+        self.queue = Queue(QUEUE, connection=self.queue_connection)
 
     def enqueue(self, match_id: str, seat: int, version: int, attempt: int = 0) -> None:
         turn = json.dumps([match_id, seat, version, attempt])
@@ -50,7 +56,7 @@ class RqDispatcher:
         try:
             self.queue.enqueue_call(
                 "workers.jobs.bot_turn",
-                args=(self.store_url, match_id, seat, version, attempt),
+                args=(self.store_url, match_id, seat, version, attempt, self.queue_url),
                 job_id=job_id(match_id, seat, version) + suffix, unique=True,
                 timeout=TURN_TIMEOUT, result_ttl=RESULT_TTL, failure_ttl=RESULT_TTL)
         except DuplicateJobError:
@@ -71,3 +77,4 @@ class RqDispatcher:
 
     def close(self) -> None:
         self.connection.close()
+        self.queue_connection.close()

@@ -135,3 +135,45 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
                 worker.wait(20)
         server.stop()
         connection.close()
+
+
+def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(redis_url):
+    """The queue on its own Redis that does not wait for the disk; kill -9 it mid-match and
+    bring it back empty: the pending turns kept with the events are queued again."""
+    import shutil
+    import tempfile
+
+    from tests.redis_server import RedisServer
+
+    folder = Path(tempfile.mkdtemp(prefix="cardems-queue-"))
+    queue = RedisServer(folder, fsync="everysec")
+    server = Server("--store", redis_url, "--queue", queue.url)
+    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+                                 redis_url, "--queue", queue.url, "--think", "0.02"], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(2)]
+    try:
+        seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
+        match = call(server.base, "POST", "/v1/matches",
+                     {"seats": seats, "rules": {"end_score": 1}}).body
+        wait_until(server.base, match["id"], None, lambda v: len(v["tricks"]) >= 2)
+        queue.kill()
+        shutil.rmtree(folder / "appendonlydir", ignore_errors=True)  # back with nothing:
+        (folder / "dump.rdb").unlink(missing_ok=True)  # every queued job is lost
+        time.sleep(0.5)
+        stalled = call(server.base, "GET", f"/v1/matches/{match['id']}").body
+        queue.start()
+        final = wait_until(server.base, match["id"], None,
+                           lambda v: v["status"] == "finished", timeout=180)
+        assert final["winner"] is not None and stalled["status"] != "finished"
+        report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
+        assert report["ok"], report
+        assert all(worker.poll() is None for worker in workers), "the workers rode it out"
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(20)
+        server.stop()
+        queue.stop()
+        shutil.rmtree(folder, ignore_errors=True)
