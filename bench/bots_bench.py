@@ -94,18 +94,26 @@ def run() -> None:
             print(f"  inline, SQLite       p50 {p50:.1f} ms  p95 {p95:.1f} ms")
         finally:
             inline.stop()
-        rq = Server("--store", redis.url)
-        workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
-                                     redis.url], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL) for _ in range(2)]
-        try:
-            p50, p95 = reply_latency(rq.base)
-            print(f"  RQ, 2 workers, Redis p50 {p50:.1f} ms  p95 {p95:.1f} ms")
-        finally:
-            for worker in workers:
-                worker.terminate()
-                worker.wait()
-            rq.stop()
+        print(f"  RQ, 2 workers, queue on the store's Redis   {_on_rq(redis.url, redis.url)}")
+        with scratch_redis("cardems-bots-queue-", fsync="everysec") as (_, queue):
+            print(f"  RQ, 2 workers, queue on its own Redis       {_on_rq(redis.url, queue.url)}")
+
+
+def _on_rq(store: str, queue: str) -> str:
+    """Reply latency with bots on RQ: two `cardems worker`s, the queue on `queue`."""
+    flags = ["--store", store, "--queue", queue]
+    server = Server(*flags)
+    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", *flags], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(2)]
+    try:
+        p50, p95 = reply_latency(server.base)
+        return f"p50 {p50:.1f} ms  p95 {p95:.1f} ms"
+    finally:
+        for worker in workers:
+            worker.terminate()
+            worker.wait()
+        server.stop()
 
 
 def main() -> None:
