@@ -2,9 +2,12 @@
 
 Thousands of these run per decision, so a card is its index (suit = index // 13, and within a
 suit the index orders the ranks) and a hand is four ascending lists, one per suit. Each
-simulated seat decides from its own hand and the table only, as a real player would. The
-rules are the match's own: which cards are legal (first trick, hearts broken, the queen
-breaking hearts) follows `domain.legal`, and the score is `domain.scoring`'s.
+simulated seat plays the heuristic bot's rules of thumb from what a real player knows: its
+own hand, the table, the voids shown, and which cards are still out (the others' hands are
+read only as one pool, never as who holds what). The rules are the match's own: the plays
+are legal as `domain.legal` has it (first trick, hearts broken, the queen breaking hearts;
+tests replay simulated rounds through `decide` to prove it), and the score is
+`domain.scoring`'s.
 """
 
 from __future__ import annotations
@@ -111,7 +114,8 @@ def _points_in(plays: Sequence[tuple[int, int]]) -> int:
 def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, int]],
             winner: int, top: int, first_trick: bool, broken: bool, queen_played: bool,
             voids: list[int], points: list[int]) -> int:
-    """The card `seat` plays: a competent player's rules of thumb, the moon's both ways."""
+    """The card `seat` plays: a competent player's rules of thumb, the moon's both ways.
+    (Many plain arguments rather than one object: this runs millions of times a minute.)"""
     hand = hands[seat]
     total = sum(points)
     shooting = 0 < total == points[seat] and _losers(hands, seat) <= 1
