@@ -6,7 +6,7 @@ import pytest
 
 from domain.bots.expert import table_of
 from domain.bots.random_policy import RandomPolicy
-from domain.bots.rollout import hand_of, rollout
+from domain.bots.rollout import Table, hand_of, rollout
 from domain.cards import DECK
 from domain.commands import PassCards, PlayCard
 from domain.decide import decide
@@ -15,7 +15,7 @@ from domain.evolve import fold
 from domain.rules import MoonRule, Rules
 from domain.state import Status
 from domain.views import view_for
-from tests.builders import create_command, then
+from tests.builders import cards, create_command, then
 
 OPTIONS = [
     Rules(),
@@ -72,3 +72,39 @@ def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, s
         assert max(state.round.points) == 26
     else:
         assert scores == scored.scores
+
+
+def _table(hands, leader, points, broken=True, voids=None):
+    """A table after the first trick, with `hands` spelled out and `points` taken."""
+    return Table([hand_of(cards(h)) for h in hands], leader, [], list(points), [1, 0, 0, 0],
+                 None, broken, False, voids)
+
+
+def _first_play(table):
+    trace: list[tuple[int, int]] = []
+    rollout(Rules(), table, trace)
+    return str(DECK[trace[0][1]])
+
+
+# Twelve cards each, as after the first trick.
+SPREAD = ("3C 4C 5C 6C 3D 4D 5D 6D 3S 4S 5S 6S", "7C 8C 9C TC 7D 8D 9D TD 7S 8S 9S TS",
+          "JC QC KC AC JD QD KD AD 2H 3H 4H AH", "2D JS QS KS AS 5H 6H 7H 8H 9H TH JH")
+
+
+def test_a_simulated_seat_leads_its_top_heart_against_a_moon():
+    assert _first_play(_table(SPREAD, 2, (0, 0, 0, 12))) == "AH"
+    assert _first_play(_table(SPREAD, 2, (0, 0, 0, 0))) != "AH"
+
+
+def test_a_simulated_seat_that_can_take_every_trick_goes_for_the_moon():
+    # South holds the top clubs, diamonds and hearts and has all the points so far.
+    hands = (*SPREAD[:2], "QC KC AC JD QD KD AD 2H JH QH KH AH",
+             "JS QS KS AS 3H 4H 5H 6H 7H 8H 9H TH")
+    assert _first_play(_table(hands, 2, (0, 0, 5, 0))) in {"AC", "AD", "AH"}
+    assert _first_play(_table(hands, 2, (0, 0, 0, 0))) not in {"AC", "AD", "AH"}
+
+
+def test_a_simulated_seat_does_not_lead_into_a_known_void():
+    # West leads a low spade to flush the queen out, but not once North shows a spade void.
+    assert _first_play(_table(SPREAD, 0, (0, 0, 0, 0))) == "3S"
+    assert _first_play(_table(SPREAD, 0, (0, 0, 0, 0), voids=[0, 0, 0, 1 << 2])) == "3C"
