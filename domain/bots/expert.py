@@ -11,7 +11,7 @@ from __future__ import annotations
 from random import Random
 
 from domain.bots.heuristic import HeuristicPolicy
-from domain.bots.knowledge import knowledge
+from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.rollout import Hand, Table, hand_of, rollout
 from domain.bots.sampling import sample_hands
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
@@ -45,7 +45,7 @@ class ExpertPolicy:
             return legal[0]
         me = view.you.seat
         k = knowledge(view)
-        start = table_of(view)
+        start = table_of(view, k)
         totals = dict.fromkeys(legal, 0.0)
         for _ in range(max(1, self.iterations // len(legal))):
             hands = [hand_of(h) for h in sample_hands(view, k, rng)]
@@ -55,27 +55,20 @@ class ExpertPolicy:
         return min(legal, key=lambda c: (totals[c], c.index))
 
 
-def table_of(view: MatchView) -> Table:
+def table_of(view: MatchView, k: Knowledge) -> Table:
     """The round as its seat sees it, in the simulation's terms; the hands are left empty
     (they are what gets sampled)."""
     assert view.trick is not None
     won = [0] * SEATS
     jack = None
-    queen_played = any(p.card is QUEEN_OF_SPADES for p in view.trick.plays)
     for trick in view.tricks:
         won[trick.winner] += 1
-        for play in trick.plays:
-            jack = trick.winner if play.card is JACK_OF_DIAMONDS else jack
-            queen_played = queen_played or play.card is QUEEN_OF_SPADES
+        if any(p.card is JACK_OF_DIAMONDS for p in trick.plays):
+            jack = trick.winner
     plays = [(p.seat, p.card.index) for p in view.trick.plays]
-    voids = [0] * SEATS
-    for trick in [*view.tricks, view.trick]:
-        led = trick.plays[0].card.suit if trick.plays else None
-        for play in trick.plays:
-            if play.card.suit is not led:
-                voids[play.seat] |= 1 << led  # type: ignore[operator]
+    voids = [sum(1 << suit for suit in shown) for shown in k.voids]
     return Table([], view.trick.leader, plays, list(view.round_points), won, jack,
-                 view.hearts_broken, queen_played, voids)
+                 view.hearts_broken, QUEEN_OF_SPADES in k.played, voids)
 
 
 def _after(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> Table:

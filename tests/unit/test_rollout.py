@@ -5,6 +5,7 @@ from random import Random
 import pytest
 
 from domain.bots.expert import table_of
+from domain.bots.knowledge import knowledge
 from domain.bots.random_policy import RandomPolicy
 from domain.bots.rollout import Table, hand_of, rollout
 from domain.cards import DECK
@@ -55,7 +56,8 @@ def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, s
     rng = Random(seed)
     state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
     seat = state.round.turn
-    table = table_of(view_for(state, seat))
+    view = view_for(state, seat)
+    table = table_of(view, knowledge(view))
     table.hands = [hand_of(state.round.hands[s]) for s in range(4)]  # the true deal
     trace: list[tuple[int, int]] = []
     scores = rollout(rules, table, trace)
