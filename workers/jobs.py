@@ -7,29 +7,68 @@ import time
 from functools import lru_cache
 
 from eventstore import open_store
-from workers.rq_dispatch import RqDispatcher
+from workers.rq_dispatch import RqDispatcher, Turn
 from workers.service import Game
 
 THINK_ENV = "CARDEMS_BOT_THINK"  # seconds a bot waits before it moves, so people can follow
+CHAIN_SECONDS = 5.0  # how long one job may go on making a match's next bot moves itself
+
+
+class Relay:
+    """The dispatcher of a worker's service. While a job makes a move, the first bot turn
+    that move leaves is kept for the job to make next, if no other turn waits for a worker;
+    every other turn goes to RQ. (A worker runs one job at a time: no locking needed.)"""
+
+    name = "rq"
+
+    def __init__(self, rq: RqDispatcher) -> None:
+        self.rq = rq
+        self.keeping = False
+        self.kept: Turn | None = None
+
+    def enqueue(self, match_id: str, seat: int, version: int) -> None:
+        if self.keeping and self.kept is None and self.rq.queue_is_idle():
+            self.kept = (match_id, seat, version, 0)
+        else:
+            self.rq.enqueue(match_id, seat, version)
+
+    def close(self) -> None:
+        self.rq.close()
 
 
 @lru_cache(maxsize=4)
-def _game(store_url: str, queue_url: str) -> tuple[Game, RqDispatcher]:
+def _game(store_url: str, queue_url: str) -> tuple[Game, Relay]:
     """One service per store in a worker process, kept between turns.
 
     Only a cache: its connections are reused and its cached match states spare a full replay
     per turn, but every load still reads the events after the cached version, so a turn sees
     the match exactly as if it had loaded it from nothing.
     """
-    dispatcher = RqDispatcher(store_url, queue_url)
-    return Game(open_store(store_url), dispatcher), dispatcher
+    relay = Relay(RqDispatcher(store_url, queue_url))
+    return Game(open_store(store_url), relay), relay
 
 
 def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: int = 0,
-             queue_url: str | None = None) -> bool:
-    """Let a bot move if the match still waits for it; run late or twice, it does nothing."""
-    game, dispatcher = _game(store_url, queue_url or store_url)
-    time.sleep(float(os.environ.get(THINK_ENV, "0")))
-    moved = game.bot_turn(match_id, seat, version)
-    dispatcher.done(match_id, seat, version, attempt)
-    return moved
+             queue_url: str | None = None) -> int:
+    """Let a bot move if the match still waits for it; run late or twice, it does nothing.
+
+    Then make the match's next bot moves too, while each is the only turn waiting and the
+    job is young. How many moves it made.
+    """
+    game, relay = _game(store_url, queue_url or store_url)
+    think = float(os.environ.get(THINK_ENV, "0"))
+    deadline = time.monotonic() + CHAIN_SECONDS
+    turn: Turn | None = (match_id, seat, version, attempt)
+    moves = 0
+    while turn is not None:
+        time.sleep(think)
+        relay.keeping, relay.kept = time.monotonic() < deadline, None
+        try:
+            # A turn queued again (attempt > 0) may find its move made by a worker that died
+            # before handing the match on: then it hands it on.
+            moves += game.bot_turn(*turn[:3], rerun=turn[3] > 0)
+        finally:
+            relay.keeping = False
+        relay.rq.done(turn, then=relay.kept)  # a kept turn stays pending until it is made
+        turn = relay.kept
+    return moves

@@ -11,6 +11,11 @@ the disk: RQ writes some twenty times per job, and waiting for an fsync on each 
 a fifth of a bot's reply time (docs/performance.md). A queue that loses jobs in a crash
 loses nothing that matters: the pending set, which survived with the events, has the
 sweeper queue them again.
+
+A worker that has just made a bot's move and finds the next move is a bot's too, with no
+other turn waiting in the queue, makes that move itself (`workers.jobs`): a round trip
+through RQ costs more than a heuristic bot's whole turn. The turn it keeps is pending all
+the same, written in the one transaction that clears the turn it finished.
 """
 
 from __future__ import annotations
@@ -33,6 +38,12 @@ TURN_TIMEOUT = 60  # seconds a worker may spend on one bot turn before RQ gives 
 OVERDUE = 5.0  # seconds after which a turn nobody finished is queued again
 RESULT_TTL = 600  # how long a finished turn's id is kept, so a late duplicate is refused
 
+Turn = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then each requeue)
+
+
+def _member(turn: Turn) -> str:
+    return json.dumps(list(turn))
+
 
 class RqDispatcher:
     """Queues each bot turn once (the job id is the turn) for `cardems worker` processes."""
@@ -51,7 +62,7 @@ class RqDispatcher:
         self.queue = Queue(QUEUE, connection=self.queue_connection)
 
     def enqueue(self, match_id: str, seat: int, version: int, attempt: int = 0) -> None:
-        turn = json.dumps([match_id, seat, version, attempt])
+        turn = _member((match_id, seat, version, attempt))
         self.connection.zadd(PENDING, {turn: time.time() + OVERDUE})
         suffix = f"_again{attempt}" if attempt else ""
         try:
@@ -63,8 +74,22 @@ class RqDispatcher:
         except DuplicateJobError:
             log.debug("bot turn %s is queued already", job_id(match_id, seat, version))
 
-    def done(self, match_id: str, seat: int, version: int, attempt: int) -> None:
-        self.connection.zrem(PENDING, json.dumps([match_id, seat, version, attempt]))
+    def done(self, turn: Turn, then: Turn | None = None) -> None:
+        """`turn` is finished; `then`, a turn its worker goes on to make itself, is pending
+        from now. One transaction: one write to disk, and never a moment with neither."""
+        with self.connection.pipeline(transaction=True) as pipe:
+            pipe.zrem(PENDING, _member(turn))
+            if then is not None:
+                pipe.zadd(PENDING, {_member(then): time.time() + OVERDUE})
+            pipe.execute()
+
+    def queue_is_idle(self) -> bool:
+        """No turn waits for a worker (one may be running). An unreachable queue is not
+        idle: the turn must then go through `enqueue`, which writes it pending first."""
+        try:
+            return self.queue.count == 0
+        except redis.RedisError:
+            return False
 
     def sweep(self, now: float | None = None) -> int:
         """Queue again every overdue turn; how many there were."""

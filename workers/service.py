@@ -238,11 +238,18 @@ class Game:
             raise MatchNotFound(match_id)
         return integrity.report(stored, self._secret(match_id))
 
-    def bot_turn(self, match_id: str, seat: int, version: int) -> bool:
-        """Let the bot in `seat` act if the match still waits for it; harmless if run twice."""
+    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False) -> bool:
+        """Let the bot in `seat` act if the match still waits for it; harmless if run twice.
+
+        A `rerun` is a turn queued again because whoever ran it first went quiet. That one
+        may have died after its move was stored but before it handed the match on, so a
+        rerun that finds its move made hands the match on from where it stands now.
+        """
         state = self.load(match_id)
         bot = state.seats[seat].bot
         if bot is None or seat not in seats_to_act(state):
+            if rerun:
+                self._hand_to_bots(state)
             return False
         policy = policy_named(bot)
         rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
