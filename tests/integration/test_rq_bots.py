@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 
 from tests.http import ROOT, Server, call
 
@@ -42,7 +43,7 @@ def test_health_says_the_bots_run_on_rq(deployment):
         "status": "ok", "store": "redis", "bots": "rq"}
 
 
-def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment):
+def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment, redis_url):
     seats = [{"name": f"b{i}", "bot": "heuristic"} for i in range(4)]
     match = call(deployment.base, "POST", "/v1/matches",
                  {"seats": seats, "rules": {"end_score": 26}}).body
@@ -50,6 +51,12 @@ def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment):
     assert final["winner"] is not None
     report = call(deployment.base, "GET", f"/v1/matches/{match['id']}/verify").body
     assert report["ok"] and report["deals_ok"]
+    log = call(deployment.base, "GET", f"/v1/matches/{match['id']}/events?limit=1000").body
+    moves = sum(1 for e in log["events"] if e["type"] in ("CardPlayed", "PassChosen"))
+    jobs = len(redis.Redis.from_url(redis_url).keys("rq:job:*"))
+    # A job goes on to the next bot move itself while no other turn waits: one job a move
+    # would make at least as many jobs as moves.
+    assert 0 < jobs < moves / 2, (jobs, moves)
 
 
 def test_a_person_plays_against_three_bots_on_rq_workers(deployment):
@@ -94,7 +101,6 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
     import os
     import signal
 
-    import redis
     from rq import Worker
 
     server = Server("--store", redis_url)
