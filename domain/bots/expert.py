@@ -19,12 +19,12 @@ from domain.rules import MoonRule, Rules
 from domain.table import SEATS
 from domain.views import MatchView
 
-DEFAULT_ITERATIONS = 400  # rollouts per decision, shared among the legal cards
+DEFAULT_ITERATIONS = 800  # rollouts per decision, shared among the legal cards
 
 
 class ExpertPolicy:
     name = "expert"
-    version = "2"
+    version = "3"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS) -> None:
         self.iterations = iterations

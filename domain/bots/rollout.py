@@ -61,22 +61,28 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     """
     hands, plays, points, won = table.hands, table.plays, table.points, table.won
     leader, broken, queen_played, jack = table.leader, table.broken, table.queen_played, table.jack
-    first_trick = sum(won) == 0
+    tricks = sum(won)
+    first_trick = tricks == 0
     winner, top = _winning(plays)
     voids = list(table.voids or [0] * SEATS)
+    seek_jack = rules.jack_of_diamonds and jack is None
+    total = sum(points)
     while True:
         if len(plays) == SEATS:
-            points[winner] += _points_in(plays)
+            taken = _points_in(plays)
+            points[winner] += taken
+            total += taken
             won[winner] += 1
-            if jack is None and any(c == JACK for _, c in plays):
-                jack = winner
-            if sum(won) == TRICKS_PER_ROUND:
+            tricks += 1
+            if seek_jack and any(c == JACK for _, c in plays):
+                jack, seek_jack = winner, False
+            if tricks == TRICKS_PER_ROUND:
                 break
             leader, plays, first_trick = winner, [], False
         seat = (leader + len(plays)) % SEATS
         hand = hands[seat]
         card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
-                       queen_played, voids, points)
+                       queen_played, voids, points, total)
         if not plays:
             winner, top = seat, card
         elif card // 13 == top // 13:
@@ -108,19 +114,24 @@ def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
 
 
 def _points_in(plays: Sequence[tuple[int, int]]) -> int:
-    return sum(1 if c >= FIRST_HEART else 13 if c == QUEEN else 0 for _, c in plays)
+    taken = 0
+    for _, card in plays:
+        if card >= FIRST_HEART:
+            taken += 1
+        elif card == QUEEN:
+            taken += 13
+    return taken
 
 
 def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, int]],
             winner: int, top: int, first_trick: bool, broken: bool, queen_played: bool,
-            voids: list[int], points: list[int]) -> int:
+            voids: list[int], points: list[int], total: int) -> int:
     """The card `seat` plays: a competent player's rules of thumb, the moon's both ways.
     (Many plain arguments rather than one object: this runs millions of times a minute.)"""
     hand = hands[seat]
-    total = sum(points)
     shooting = 0 < total == points[seat] and _losers(hands, seat) <= 1
-    threat = next((s for s in range(SEATS) if points[s] == total), None) \
-        if total >= MOON_WATCH else None
+    # Past MOON_WATCH, at most one seat can hold every point taken.
+    threat = points.index(total) if total >= MOON_WATCH and total in points else None
     defend = threat is not None and threat != seat
     if not plays:
         if shooting:
@@ -177,6 +188,7 @@ def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_p
         return TWO_CLUBS
     hand = hands[seat]
     holds_queen = QUEEN in hand[SPADES]
+    others = [hands[o] for o in range(SEATS) if o != seat]
     others_void = 0
     for other in range(SEATS):
         if other != seat:
@@ -187,8 +199,11 @@ def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_p
         cards = hand[suit]
         if not cards or (suit == HEARTS and side and not broken):
             continue
-        others_top = max((hands[o][suit][-1] for o in range(SEATS)
-                          if o != seat and hands[o][suit]), default=-1)
+        others_top = -1
+        for other in others:
+            held = other[suit]
+            if held and held[-1] > others_top:
+                others_top = held[-1]
         for card in cards if suit == SPADES else cards[:1]:
             risk = 100 if card > others_top else 0  # we would surely take it
             if suit == SPADES:

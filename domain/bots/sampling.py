@@ -52,17 +52,14 @@ def _try_deal(free: list[Card], fixed: list[set[Card]], sizes: list[int], k: Kno
     voids and the likely lacks, 1 the voids only, 0 neither."""
     hands = [set(h) for h in fixed]
     room = [sizes[s] - len(hands[s]) if s != me else 0 for s in range(SEATS)]
-
-    def seats_for(card: Card) -> list[int]:
-        return [s for s in range(SEATS) if room[s] > 0
-                and not (strict and card.suit in k.voids[s])
-                and not (strict > 1 and card in k.lacks[s])]
-
+    seats = [s for s in range(SEATS) if room[s] > 0]
+    allowed = {card: [s for s in seats if not (strict and card.suit in k.voids[s])
+                      and not (strict > 1 and card in k.lacks[s])] for card in free}
     cards = list(free)
     rng.shuffle(cards)
-    cards.sort(key=lambda c: len(seats_for(c)))  # the most constrained first
+    cards.sort(key=lambda c: len(allowed[c]))  # the most constrained first
     for card in cards:
-        options = seats_for(card)
+        options = [s for s in allowed[card] if room[s] > 0]
         if not options:
             return None
         seat = rng.choices(options, weights=[room[s] for s in options])[0]
