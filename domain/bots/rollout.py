@@ -188,10 +188,11 @@ def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_p
         return TWO_CLUBS
     hand = hands[seat]
     holds_queen = QUEEN in hand[SPADES]
-    others = [hands[o] for o in range(SEATS) if o != seat]
+    others: list[Hand] = []
     others_void = 0
     for other in range(SEATS):
         if other != seat:
+            others.append(hands[other])
             others_void |= voids[other]
     side = hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]
     best, best_key = -1, (999, 99)
