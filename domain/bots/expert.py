@@ -2,8 +2,9 @@
 
 For every legal card it plays the same sampled deals out to the end of the round and keeps
 the card whose outcome is best on average: its own score against the others' mean, so that
-shooting the moon (and stopping one) counts as it should. Deterministic given `rng` and its
-iteration budget; how long it may think is the worker's business.
+shooting the moon (and stopping one) counts as it should. Cards that play alike are tried
+once, and rounds of halving put the rollouts where the choice is close. Deterministic given
+`rng` and its iteration budget; how long it may think is the worker's business.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ DEFAULT_ITERATIONS = 800  # rollouts per decision, shared among the legal cards
 
 class ExpertPolicy:
     name = "expert"
-    version = "3"
+    version = "4"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS) -> None:
         self.iterations = iterations
@@ -45,14 +46,41 @@ class ExpertPolicy:
             return legal[0]
         me = view.you.seat
         k = knowledge(view)
+        alive = distinct_plays(view, k, legal)
+        if len(alive) == 1:
+            return alive[0]
         start = table_of(view, k)
-        totals = dict.fromkeys(legal, 0.0)
-        for _ in range(max(1, self.iterations // len(legal))):
-            hands = [hand_of(h) for h in sample_hands(view, k, rng)]
-            for card in legal:  # the same deal for every card: only the card differs
-                scores = rollout(view.rules, _after(view.rules, start, hands, me, card))
-                totals[card] += scores[me] - (sum(scores) - scores[me]) / (SEATS - 1)
-        return min(legal, key=lambda c: (totals[c], c.index))
+        totals = dict.fromkeys(alive, 0.0)
+        # Successive halving: each round spends an equal share of the rollouts on the cards
+        # still in the running, then drops the worse half, so the close calls among the best
+        # cards get the most deals.
+        rounds = (len(alive) - 1).bit_length()
+        for left in range(rounds, 0, -1):
+            for _ in range(max(1, self.iterations // rounds // len(alive))):
+                hands = [hand_of(h) for h in sample_hands(view, k, rng)]
+                for card in alive:  # the same deal for every card: only the card differs
+                    scores = rollout(view.rules, _after(view.rules, start, hands, me, card))
+                    totals[card] += scores[me] - (sum(scores) - scores[me]) / (SEATS - 1)
+            alive.sort(key=lambda c: (totals[c], c.index))
+            if left > 1:
+                alive = alive[:(len(alive) + 1) // 2]
+        return alive[0]
+
+
+def distinct_plays(view: MatchView, k: Knowledge, legal: list[Card]) -> list[Card]:
+    """One card of each run of `legal` cards that play alike: the same suit, no card that
+    could still come between them (unseen, or on the table now), and neither worth
+    points of its own apart from a heart's. Which of a run is played cannot change a thing."""
+    between = k.unseen | {p.card for p in view.trick.plays} if view.trick else k.unseen
+    special = {QUEEN_OF_SPADES, JACK_OF_DIAMONDS} if view.rules.jack_of_diamonds \
+        else {QUEEN_OF_SPADES}
+    distinct: list[Card] = []
+    for card in sorted(legal):
+        last = distinct[-1] if distinct else None
+        if last is None or last.suit is not card.suit or card in special or last in special \
+                or any(Card(i) in between for i in range(last.index + 1, card.index)):
+            distinct.append(card)
+    return distinct
 
 
 def table_of(view: MatchView, k: Knowledge) -> Table:

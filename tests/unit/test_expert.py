@@ -4,7 +4,7 @@ from random import Random
 import pytest
 
 from domain.bots.base import policy_named
-from domain.bots.expert import ExpertPolicy
+from domain.bots.expert import ExpertPolicy, distinct_plays
 from domain.bots.knowledge import knowledge
 from domain.bots.sampling import hand_sizes, sample_hands
 from domain.cards import parse_card
@@ -106,3 +106,26 @@ def test_a_seat_that_passes_up_dumping_the_queen_is_dealt_no_queen_in_samples():
     assert [parse_card("QS") in lacks for lacks in k.lacks] == [False, False, True, False]
     rng = Random(1)
     assert not any(parse_card("QS") in sample_hands(view, k, rng)[2] for _ in range(30))
+
+
+def test_cards_that_play_alike_are_searched_once():
+    # West leads 7D; South holds 5D 8D KD. Only the 7D on the table lies between 5D and 8D,
+    # but 5D ducks under it and 8D takes the queen: the two must stay apart.
+    state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D"), (2, "2S"), (3, "AC"),
+                                       (3, "7D"), (0, "2D"), (1, "QS")])
+    view = view_for(state, 2)
+    legal = sorted(view.you.legal)
+    assert [str(c) for c in distinct_plays(view, knowledge(view), legal)] == ["5D", "8D", "KD"]
+
+
+def test_touching_spades_collapse_but_the_queen_never_does():
+    # West leads 3D and South, void in diamonds, may discard anything: QS 3S and 2H to JH.
+    # No one else holds a heart below the queen, so the ten hearts are one play.
+    state = after(QUEEN_DUMP, [(0, "2C"), (1, "AC"), (2, "2S"), (3, "4S"), (1, "3D")])
+    view = view_for(state, 2)
+    legal = sorted(view.you.legal)
+    plays = distinct_plays(view, knowledge(view), legal)
+    assert parse_card("QS") in plays
+    hearts = [c for c in plays if c.suit.letter == "H"]
+    assert [str(c) for c in hearts] == ["2H"]
+    assert [str(c) for c in plays if c.suit.letter == "S"] == ["3S", "QS"]
