@@ -1,4 +1,4 @@
-"""Run the benchmarks: `python -m bench` (all) or `python -m bench domain store api bots`."""
+"""Run the benchmarks: `python -m bench` (all) or `python -m bench domain store api bots search`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ SUITES = {
     "store": "bench.store_bench",
     "api": "bench.api_bench",
     "bots": "bench.bots_bench",
+    "search": "bench.search_bench",
 }
 
 

@@ -31,7 +31,7 @@ class DuplicateResult:
     points: tuple[int, int]
 
 
-def _dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules) -> Match:
+def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules) -> Match:
     dealer = (number - 1) % SEATS
     hands = tuple(tuple(sorted(h)) for h in deal(deck, dealer))
     created = MatchCreated("arena", rules, tuple(SeatSpec(f"s{i}") for i in range(SEATS)), "",
@@ -61,7 +61,7 @@ def duplicate_deal(policies: tuple[Policy, Policy], deck: Sequence[Card], number
     rules = rules or Rules(end_score=10_000)
     points = [0, 0]
     for rotation in ROTATIONS:
-        state = _dealt_state(deck, number, secret, rules)
+        state = dealt_state(deck, number, secret, rules)
         scored = play_hand(state, [policies[p] for p in rotation], rng, secret)
         for seat, policy in enumerate(rotation):
             points[policy] += scored.scores[seat]

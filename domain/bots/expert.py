@@ -59,8 +59,7 @@ class ExpertPolicy:
             for _ in range(max(1, self.iterations // rounds // len(alive))):
                 hands = [hand_of(h) for h in sample_hands(view, k, rng)]
                 for card in alive:  # the same deal for every card: only the card differs
-                    scores = rollout(view.rules, _after(view.rules, start, hands, me, card))
-                    totals[card] += scores[me] - (sum(scores) - scores[me]) / (SEATS - 1)
+                    totals[card] += outcome(view.rules, start, hands, me, card)
             alive.sort(key=lambda c: (totals[c], c.index))
             if left > 1:
                 alive = alive[:(len(alive) + 1) // 2]
@@ -97,6 +96,12 @@ def table_of(view: MatchView, k: Knowledge) -> Table:
     voids = [sum(1 << suit for suit in shown) for shown in k.voids]
     return Table([], view.trick.leader, plays, list(view.round_points), won, jack,
                  view.hearts_broken, QUEEN_OF_SPADES in k.played, voids)
+
+
+def outcome(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> float:
+    """How `card` does on one sampled deal: `me`'s score against the others' mean."""
+    scores = rollout(rules, _after(rules, start, hands, me, card))
+    return scores[me] - (sum(scores) - scores[me]) / (SEATS - 1)
 
 
 def _after(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> Table:
