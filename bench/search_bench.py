@@ -18,8 +18,7 @@ from domain.bots.duplicate import dealt_state
 from domain.bots.expert import ExpertPolicy, outcome, table_of
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
-from domain.bots.rollout import hand_of
-from domain.bots.sampling import sample_hands
+from domain.bots.sampling import Sampler
 from domain.cards import Card
 from domain.commands import Secret
 from domain.decide import decide
@@ -66,9 +65,10 @@ def reference(job: tuple[int, MatchView]) -> dict[Card, float]:
     rng, me, legal = Random(1000 + number), view.you.seat, sorted(view.you.legal)
     k = knowledge(view)
     start = table_of(view, k)
+    sampler = Sampler(view, k)
     totals = dict.fromkeys(legal, 0.0)
     for _ in range(REFERENCE_DEALS):
-        hands = [hand_of(h) for h in sample_hands(view, k, rng)]
+        hands = sampler.deal(rng)
         for card in legal:
             totals[card] += outcome(view.rules, start, hands, me, card)
     return {card: total / REFERENCE_DEALS for card, total in totals.items()}

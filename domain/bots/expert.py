@@ -13,8 +13,8 @@ from random import Random
 
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import Knowledge, knowledge
-from domain.bots.rollout import Hand, Table, hand_of, rollout
-from domain.bots.sampling import sample_hands
+from domain.bots.rollout import Hand, Table, rollout
+from domain.bots.sampling import Sampler
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
 from domain.rules import MoonRule, Rules
 from domain.table import SEATS
@@ -50,6 +50,7 @@ class ExpertPolicy:
         if len(alive) == 1:
             return alive[0]
         start = table_of(view, k)
+        sampler = Sampler(view, k)
         totals = dict.fromkeys(alive, 0.0)
         # Successive halving: each round spends an equal share of the rollouts on the cards
         # still in the running, then drops the worse half, so the close calls among the best
@@ -57,7 +58,7 @@ class ExpertPolicy:
         rounds = (len(alive) - 1).bit_length()
         for left in range(rounds, 0, -1):
             for _ in range(max(1, self.iterations // rounds // len(alive))):
-                hands = [hand_of(h) for h in sample_hands(view, k, rng)]
+                hands = sampler.deal(rng)
                 for card in alive:  # the same deal for every card: only the card differs
                     totals[card] += outcome(view.rules, start, hands, me, card)
             alive.sort(key=lambda c: (totals[c], c.index))

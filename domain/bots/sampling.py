@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect
 from random import Random
 
 from domain.bots.knowledge import Knowledge
+from domain.bots.rollout import Hand
 from domain.cards import Card
 from domain.table import HAND_SIZE, SEATS
 from domain.views import MatchView
@@ -24,45 +26,71 @@ def hand_sizes(view: MatchView) -> list[int]:
     return [HAND_SIZE - n for n in played]
 
 
+class Sampler:
+    """Deals for one decision. What the seat knows is worked out once, since a decision
+    draws hundreds of deals from the same knowledge."""
+
+    def __init__(self, view: MatchView, k: Knowledge) -> None:
+        assert view.you is not None
+        me = view.you.seat
+        fixed: list[list[int]] = [[] for _ in range(SEATS)]
+        fixed[me] = [c.index for c in k.hand]
+        passed = set(view.you.passed or ()) & k.unseen
+        receiver = (me + view.pass_direction.offset) % SEATS
+        if passed and receiver != me:
+            fixed[receiver] += [c.index for c in passed]
+        self.fixed = fixed
+        self.free = [c.index for c in sorted(k.unseen - passed)]
+        sizes = hand_sizes(view)
+        self.room = [sizes[s] - len(fixed[s]) if s != me else 0 for s in range(SEATS)]
+        seats = [s for s in range(SEATS) if self.room[s] > 0]
+        # Per strictness, the seats each free card may go to: 2 keeps the voids and the
+        # likely lacks, 1 the voids only, 0 neither.
+        self.allowed = [
+            {c: [s for s in seats if not (strict and Card(c).suit in k.voids[s])
+                 and not (strict > 1 and Card(c) in k.lacks[s])] for c in self.free}
+            for strict in (0, 1, 2)]
+
+    def deal(self, rng: Random) -> list[Hand]:
+        """One deal, every seat's hand as ascending card indexes by suit."""
+        for strict in (2, 1):  # voids and likely lacks; then the voids alone
+            for _ in range(ATTEMPTS):
+                hands = self._try(rng, self.allowed[strict])
+                if hands is not None:
+                    return hands
+        hands = self._try(rng, self.allowed[0])
+        assert hands is not None, "the card counts always fit when voids are set aside"
+        return hands
+
+    def _try(self, rng: Random, allowed: dict[int, list[int]]) -> list[Hand] | None:
+        """One deal, or None when the draw painted itself into a corner."""
+        room = list(self.room)
+        held = [list(h) for h in self.fixed]
+        cards = list(self.free)
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(allowed[c]))  # the most constrained first
+        draw = rng.random
+        for card in cards:
+            options = [s for s in allowed[card] if room[s] > 0]
+            if not options:
+                return None
+            # A seat in proportion to its room left: what `Random.choices` draws, inline.
+            weights, total = [], 0
+            for s in options:
+                total += room[s]
+                weights.append(total)
+            seat = options[bisect(weights, draw() * total, 0, len(options) - 1)]
+            held[seat].append(card)
+            room[seat] -= 1
+        hands: list[Hand] = []
+        for cards_held in held:
+            hand: Hand = [[], [], [], []]
+            for card in sorted(cards_held):
+                hand[card // 13].append(card)
+            hands.append(hand)
+        return hands
+
+
 def sample_hands(view: MatchView, k: Knowledge, rng: Random) -> list[set[Card]]:
     """One deal of the unseen cards: sizes right, known voids kept, our pass where it went."""
-    assert view.you is not None
-    me = view.you.seat
-    sizes = hand_sizes(view)
-    hands: list[set[Card]] = [set() for _ in range(SEATS)]
-    hands[me] = set(k.hand)
-    passed = set(view.you.passed or ()) & k.unseen
-    receiver = (me + view.pass_direction.offset) % SEATS
-    if passed and receiver != me:
-        hands[receiver] |= passed
-    free = sorted(k.unseen - passed)
-    for strict in (2, 1):  # voids and likely lacks; then the voids alone
-        for _ in range(ATTEMPTS):
-            deal = _try_deal(free, hands, sizes, k, me, rng, strict)
-            if deal is not None:
-                return deal
-    deal = _try_deal(free, hands, sizes, k, me, rng, 0)
-    assert deal is not None, "the card counts always fit when voids are set aside"
-    return deal
-
-
-def _try_deal(free: list[Card], fixed: list[set[Card]], sizes: list[int], k: Knowledge,
-              me: int, rng: Random, strict: int) -> list[set[Card]] | None:
-    """One deal, or None when the draw painted itself into a corner. `strict` 2 keeps the
-    voids and the likely lacks, 1 the voids only, 0 neither."""
-    hands = [set(h) for h in fixed]
-    room = [sizes[s] - len(hands[s]) if s != me else 0 for s in range(SEATS)]
-    seats = [s for s in range(SEATS) if room[s] > 0]
-    allowed = {card: [s for s in seats if not (strict and card.suit in k.voids[s])
-                      and not (strict > 1 and card in k.lacks[s])] for card in free}
-    cards = list(free)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: len(allowed[c]))  # the most constrained first
-    for card in cards:
-        options = [s for s in allowed[card] if room[s] > 0]
-        if not options:
-            return None
-        seat = rng.choices(options, weights=[room[s] for s in options])[0]
-        hands[seat].add(card)
-        room[seat] -= 1
-    return hands
+    return [{Card(c) for suit in hand for c in suit} for hand in Sampler(view, k).deal(rng)]
