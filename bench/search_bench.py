@@ -35,7 +35,8 @@ BUDGETS = (400, 800, 1600)
 
 
 def positions(count: int, seed: int = 7) -> list[MatchView]:
-    """Plays with a choice to make, a quarter of them drawn from heuristic rounds."""
+    """Plays with a choice to make, from rounds the heuristic plays (one in four kept, so
+    that they spread over many deals)."""
     rng = Random(seed)
     heuristic = HeuristicPolicy()
     found: list[MatchView] = []
@@ -51,7 +52,9 @@ def positions(count: int, seed: int = 7) -> list[MatchView]:
             assert view.you is not None
             if view.status is Status.PLAYING and len(view.you.legal) > 1 and rng.random() < .25:
                 found.append(view)
-            events = decide(state, bot_command(view, heuristic, rng, secret))  # type: ignore
+            command = bot_command(view, heuristic, rng, secret)
+            assert command is not None
+            events = decide(state, command)
             if any(isinstance(e, RoundScored) for e in events):
                 break
             state = fold(events, state)  # type: ignore[assignment]

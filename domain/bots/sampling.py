@@ -90,7 +90,3 @@ class Sampler:
             hands.append(hand)
         return hands
 
-
-def sample_hands(view: MatchView, k: Knowledge, rng: Random) -> list[set[Card]]:
-    """One deal of the unseen cards: sizes right, known voids kept, our pass where it went."""
-    return [{Card(c) for suit in hand for c in suit} for hand in Sampler(view, k).deal(rng)]

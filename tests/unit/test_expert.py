@@ -6,14 +6,19 @@ import pytest
 from domain.bots.base import policy_named
 from domain.bots.expert import ExpertPolicy, distinct_plays
 from domain.bots.knowledge import knowledge
-from domain.bots.sampling import hand_sizes, sample_hands
-from domain.cards import parse_card
+from domain.bots.sampling import Sampler, hand_sizes
+from domain.cards import Card, parse_card
 from domain.commands import PassCards
 from domain.legal import legal_cards
 from domain.views import view_for
 from tests.builders import UNBROKEN, after, create_command, hands, play, then
 
 EXPERT = ExpertPolicy(iterations=120)
+
+
+def sample_hands(view, k, rng):
+    """One sampled deal, as a set of cards a seat."""
+    return [{Card(c) for suit in hand for c in suit} for hand in Sampler(view, k).deal(rng)]
 
 
 def choose(state, seat, seed=0):
