@@ -113,7 +113,7 @@ def test_a_seat_that_passes_up_dumping_the_queen_is_dealt_no_queen_in_samples():
     assert not any(parse_card("QS") in sample_hands(view, k, rng)[2] for _ in range(30))
 
 
-def test_cards_that_play_alike_are_searched_once():
+def test_a_card_on_the_table_keeps_the_cards_either_side_of_it_apart():
     # West leads 7D; South holds 5D 8D KD. Only the 7D on the table lies between 5D and 8D,
     # but 5D ducks under it and 8D takes the queen: the two must stay apart.
     state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D"), (2, "2S"), (3, "AC"),
