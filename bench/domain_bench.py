@@ -8,11 +8,12 @@ from random import Random
 
 from domain.bots.autoplay import play_out
 from domain.bots.base import policy_named
-from domain.codec import canonical_json, event_type, from_data, to_data
+from domain.codec import event_type, from_data, to_data
 from domain.commands import CreateMatch, Secret
 from domain.events import SeatSpec
 from domain.evolve import fold
 from domain.rules import Rules
+from domain.sealing import canonical_json
 
 
 def _matches(count: int, seed: int = 1) -> list[list]:

@@ -1,8 +1,7 @@
-"""Events to plain JSON data and back, exactly; and the canonical JSON spelling."""
+"""Events to plain JSON data and back, exactly."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +23,7 @@ from domain.events import (
 )
 from domain.passing import PassDirection
 from domain.rules import MoonRule, Rules
+from domain.sealing import Seal
 
 Data = dict[str, Any]
 
@@ -32,17 +32,33 @@ class BadEventData(ValueError):
     """Stored data that does not decode into the event type it claims to be."""
 
 
-def canonical_json(value: Any) -> str:
-    """One spelling per value: sorted keys, no spaces, UTF-8 as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
 def _hand(texts: Sequence[str]) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in texts)
+
+
+def _sealed(seals: Sequence[tuple[str, Seal]]) -> Data:
+    """The commitments (shown to everyone) and salts (shown with their values) by path."""
+    return {"sealed": {path: s.commitment for path, s in seals},
+            "salts": {path: s.salt for path, s in seals}}
+
+
+def _each(name: str, seals: Sequence[Seal]) -> list[tuple[str, Seal]]:
+    return [(f"{name}.{i}", s) for i, s in enumerate(seals)]
+
+
+def _seal_at(d: Data, path: str) -> Seal | None:
+    if path not in d["sealed"]:
+        return None
+    return Seal(d["salts"][path], d["sealed"][path])
+
+
+def _seals_of(d: Data, name: str) -> tuple[Seal, ...]:
+    seals = [_seal_at(d, f"{name}.{i}") for i in range(len(d[name]))]
+    return tuple(s for s in seals if s is not None)
 
 
 def _seat_data(seat: SeatSpec) -> Data:
@@ -57,11 +73,13 @@ _ENCODE: dict[type, Callable[[Any], Data]] = {
         "created_at": e.created_at},
     RoundDealt: lambda e: {
         "round": e.round, "dealer": e.dealer, "pass_direction": e.pass_direction.value,
-        "hands": [_cards(h) for h in e.hands]},
+        "hands": [_cards(h) for h in e.hands], **_sealed(_each("hands", e.seals))},
     PassChosen: lambda e: {
-        "round": e.round, "seat": e.seat, "cards": _cards(e.cards), "bot": e.bot},
+        "round": e.round, "seat": e.seat, "cards": _cards(e.cards), "bot": e.bot,
+        **_sealed([("cards", e.seal)] if e.seal else [])},
     PassesExchanged: lambda e: {
-        "round": e.round, "received": [_cards(h) for h in e.received]},
+        "round": e.round, "received": [_cards(h) for h in e.received],
+        **_sealed(_each("received", e.seals))},
     CardPlayed: lambda e: {"seat": e.seat, "card": str(e.card), "bot": e.bot},
     TrickTaken: lambda e: {
         "round": e.round, "trick": e.trick, "winner": e.winner, "points": e.points},
@@ -83,10 +101,11 @@ _DECODE: dict[type, Callable[[Data], Any]] = {
         d["seed_commitment"], d["given_decks"], d["created_at"]),
     RoundDealt: lambda d: RoundDealt(
         d["round"], d["dealer"], PassDirection(d["pass_direction"]),
-        tuple(_hand(h) for h in d["hands"])),
-    PassChosen: lambda d: PassChosen(d["round"], d["seat"], _hand(d["cards"]), d["bot"]),
+        tuple(_hand(h) for h in d["hands"]), _seals_of(d, "hands")),
+    PassChosen: lambda d: PassChosen(d["round"], d["seat"], _hand(d["cards"]), d["bot"],
+                                     _seal_at(d, "cards")),
     PassesExchanged: lambda d: PassesExchanged(
-        d["round"], tuple(_hand(h) for h in d["received"])),
+        d["round"], tuple(_hand(h) for h in d["received"]), _seals_of(d, "received")),
     CardPlayed: lambda d: CardPlayed(d["seat"], parse_card(d["card"]), d["bot"]),
     TrickTaken: lambda d: TrickTaken(d["round"], d["trick"], d["winner"], d["points"]),
     MoonShot: lambda d: MoonShot(d["round"], d["seat"]),

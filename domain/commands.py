@@ -29,8 +29,11 @@ class CreateMatch:
 
 @dataclass(frozen=True, slots=True)
 class PassCards:
+    """Set three cards aside; the secret seals them (and the exchange, if this pass is last)."""
+
     seat: int
     cards: tuple[Card, ...]
+    secret: Secret
     bot: str | None = None
 
 

@@ -27,6 +27,7 @@ from domain.legal import play_violation, trick_winner
 from domain.passing import PassDirection, pass_direction, passer_to
 from domain.rules import MoonRule
 from domain.scoring import match_winner, needs_moon_choice, score_round
+from domain.sealing import Seal, seal
 from domain.shuffle import deal, is_full_deck, seed_commitment, shuffled_deck
 from domain.state import Match, Round, Status
 from domain.table import SEATS, TRICKS_PER_ROUND
@@ -49,11 +50,22 @@ def round_deck(secret: Secret, client_seed: str, number: int) -> tuple[Card, ...
     return shuffled_deck(secret.server_seed, client_seed, number)
 
 
+def _seal(secret: Secret, label: str, cards: tuple[Card, ...]) -> Seal:
+    """The seal of a group of cards, over exactly the list the event's data shows."""
+    return seal(secret.server_seed, label, [str(c) for c in cards])
+
+
+def _seal_each(secret: Secret, label: str, groups: tuple[tuple[Card, ...], ...],
+               ) -> tuple[Seal, ...]:
+    return tuple(_seal(secret, f"{label}.{s}", cards) for s, cards in enumerate(groups))
+
+
 def _deal_round(match: Match, secret: Secret, number: int) -> RoundDealt:
     dealer = (match.rules.first_dealer + number - 1) % SEATS
-    hands = deal(round_deck(secret, match.client_seed, number), dealer)
-    return RoundDealt(number, dealer, pass_direction(number),
-                      tuple(tuple(sorted(h)) for h in hands))
+    dealt = deal(round_deck(secret, match.client_seed, number), dealer)
+    hands = tuple(tuple(sorted(h)) for h in dealt)
+    return RoundDealt(number, dealer, pass_direction(number), hands,
+                      _seal_each(secret, f"r{number}/hands", hands))
 
 
 def _create(state: Match | None, c: CreateMatch) -> list[Event]:
@@ -92,11 +104,17 @@ def _pass(state: Match | None, c: PassCards) -> list[Event]:
     if missing:
         raise IllegalMove(Violation.CARD_NOT_IN_HAND,
                           f"{' '.join(spell(missing))} not in your hand")
-    events: list[Event] = [PassChosen(rnd.number, c.seat, cards, c.bot)]
+    assert state is not None
+    _check_seed(state, c.secret)  # a pass seals but deals nothing: the decks do not matter
+    label = f"r{rnd.number}"
+    events: list[Event] = [PassChosen(rnd.number, c.seat, cards, c.bot,
+                                      _seal(c.secret, f"{label}/pass.{c.seat}/cards", cards))]
     passes = list(rnd.passes)
     passes[c.seat] = cards
     if all(p is not None for p in passes):
-        events.append(PassesExchanged(rnd.number, _received(passes, rnd.pass_direction)))
+        received = _received(passes, rnd.pass_direction)
+        events.append(PassesExchanged(rnd.number, received,
+                                      _seal_each(c.secret, f"{label}/received", received)))
     return events
 
 
@@ -180,10 +198,14 @@ def _check_seat(seat: int) -> None:
         raise InvalidCommand("seat", f"a seat is 0 to {SEATS - 1}")
 
 
-def _check_secret(state: Match, secret: Secret) -> None:
-    # A wrong seed would deal rounds that the published commitment does not cover.
+def _check_seed(state: Match, secret: Secret) -> None:
+    # A wrong seed would seal with salts, or deal rounds, that the commitment does not cover.
     if not hmac.compare_digest(seed_commitment(secret.server_seed), state.seed_commitment):
         raise InvalidCommand("secret", "the secret does not match the match's commitment")
+
+
+def _check_secret(state: Match, secret: Secret) -> None:
+    _check_seed(state, secret)
     if len(secret.decks) != state.given_decks:
         raise InvalidCommand("secret", "the given decks do not match the match")
 

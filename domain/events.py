@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from domain.cards import Card
 from domain.passing import PassDirection
 from domain.rules import MoonRule, Rules
+from domain.sealing import Seal
 
 Hand = tuple[Card, ...]
 Scores = tuple[int, ...]
@@ -33,12 +34,13 @@ class MatchCreated:
 
 @dataclass(frozen=True, slots=True)
 class RoundDealt:
-    """A round's deal: secret to each seat until the round is over."""
+    """A round's deal: secret to each seat until the round is over; `seals[s]` seals hand s."""
 
     round: int
     dealer: int
     pass_direction: PassDirection
     hands: tuple[Hand, ...]
+    seals: tuple[Seal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,7 @@ class PassChosen:
     seat: int
     cards: Hand
     bot: str | None = None
+    seal: Seal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,7 @@ class PassesExchanged:
 
     round: int
     received: tuple[Hand, ...]
+    seals: tuple[Seal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

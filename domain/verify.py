@@ -44,7 +44,7 @@ def _command_for(event: Event, secret: Secret) -> Command | None:
         return CreateMatch(event.match_id, event.seats, event.rules, event.client_seed, secret,
                            event.created_at)
     if isinstance(event, PassChosen):
-        return PassCards(event.seat, event.cards, event.bot)
+        return PassCards(event.seat, event.cards, secret, event.bot)
     if isinstance(event, CardPlayed):
         return PlayCard(event.seat, event.card, secret, event.bot)
     if isinstance(event, MoonChosen):

@@ -23,8 +23,9 @@ from domain.events import (
     SeatSpec,
 )
 from domain.legal import legal_cards
-from domain.passing import PassDirection
+from domain.passing import PassDirection, receiver
 from domain.rules import Rules
+from domain.sealing import with_hidden
 from domain.state import Match, Round, Status, TakenTrick, Trick
 from domain.table import SEATS
 
@@ -145,24 +146,26 @@ def view_json(v: MatchView) -> dict[str, Any]:
     }
 
 
-def event_json(event: Event, now: Match, viewer: int | None) -> dict[str, Any]:
-    """An event's data as `viewer` may see it now; hidden cards become null.
+def hidden_paths(event: Event, now: Match, viewer: int | None) -> list[str]:
+    """The sealed values of `event` that `viewer` may not see, given the match as it is `now`.
 
     A round's secrets (its deal and passes) become public once that round is over.
     """
-    data = to_data(event)
     if not isinstance(event, RoundDealt | PassChosen | PassesExchanged) \
             or now.round_is_over(event.round):
-        return data
-    round_number = event.round
+        return []
     if isinstance(event, RoundDealt):
-        data["hands"] = [h if s == viewer else None for s, h in enumerate(data["hands"])]
-    elif isinstance(event, PassChosen):
-        if viewer != event.seat and not _received_it(now, round_number, event.seat, viewer):
-            data["cards"] = None
-    elif isinstance(event, PassesExchanged):
-        data["received"] = [h if s == viewer else None for s, h in enumerate(data["received"])]
-    return data
+        return [f"hands.{s}" for s in range(len(event.hands)) if s != viewer]
+    if isinstance(event, PassChosen):
+        may_see = viewer == event.seat or _received_it(now, event.round, event.seat, viewer)
+        return [] if may_see else ["cards"]
+    return [f"received.{s}" for s in range(len(event.received)) if s != viewer]
+
+
+def event_json(event: Event, now: Match, viewer: int | None) -> dict[str, Any]:
+    """An event's data as `viewer` may see it now: a hidden value is null and its salt left
+    out; its commitment (under `sealed`) is shown to everyone."""
+    return with_hidden(to_data(event), hidden_paths(event, now, viewer))
 
 
 def _received_it(now: Match, round_number: int, passer: int, viewer: int | None) -> bool:
@@ -171,5 +174,4 @@ def _received_it(now: Match, round_number: int, passer: int, viewer: int | None)
     if viewer is None or rnd is None or rnd.number != round_number:
         return False
     exchanged = rnd.received[viewer] is not None
-    return exchanged and (passer + rnd.pass_direction.offset) % SEATS == viewer
-
+    return exchanged and receiver(passer, rnd.pass_direction) == viewer

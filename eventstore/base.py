@@ -27,9 +27,13 @@ class ConcurrencyError(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class NewEvent:
+    """An event to append. The hash chain covers `public`, the data as everyone may read it
+    (hidden values left out by whoever writes the event); None when that is `data` itself."""
+
     type: str
     data: Mapping[str, Any]
     recorded_at: str
+    public: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,8 @@ def chained(stream: str, events: Sequence[NewEvent], version: int,
     for event in events:
         version += 1
         data_json = canonical(event.data)
-        digest = chain_hash(prev_hash, version, event.type, data_json, event.recorded_at)
+        public_json = data_json if event.public is None else canonical(event.public)
+        digest = chain_hash(prev_hash, version, event.type, public_json, event.recorded_at)
         out.append((StoredEvent(stream, version, event.type, dict(event.data),
                                 event.recorded_at, prev_hash, digest), data_json))
         prev_hash = digest
@@ -100,6 +105,10 @@ class EventStore(Protocol):
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
         """Keep a private value beside the stream; with `if_absent`, only if none is there.
         True when it was written."""
+        ...
+
+    def is_empty(self) -> bool:
+        """True when no stream holds any event."""
         ...
 
     def close(self) -> None: ...

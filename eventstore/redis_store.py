@@ -149,6 +149,11 @@ class RedisStore:
         self.client.hset(_keys(stream)[1], key, value)
         return True
 
+    def is_empty(self) -> bool:
+        for _ in self.client.scan_iter(match="cardems:{*}:events", count=1000, _type="stream"):
+            return False
+        return True
+
     def close(self) -> None:
         self.client.close()
 

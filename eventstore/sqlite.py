@@ -134,6 +134,9 @@ class SqliteStore:
                                          (stream, key, value))
         return cursor.rowcount == 1
 
+    def is_empty(self) -> bool:
+        return self._connect().execute("SELECT 1 FROM events LIMIT 1").fetchone() is None
+
     def close(self) -> None:
         with self._lock:
             for conn in self._connections:

@@ -77,7 +77,7 @@ def play(state: Match, seat: int, card: str) -> Match:
 
 
 def pass_cards(state: Match, seat: int, text: str) -> Match:
-    return then(state, PassCards(seat, cards(text)))[0]
+    return then(state, PassCards(seat, cards(text), SECRET))[0]
 
 
 def choose_moon(state: Match, seat: int, choice: MoonRule) -> Match:

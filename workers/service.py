@@ -29,9 +29,10 @@ from domain.errors import IllegalMove, Violation
 from domain.events import Event, SeatSpec
 from domain.evolve import fold
 from domain.rules import MoonRule, Rules
+from domain.sealing import public_form
 from domain.state import Match
 from domain.views import event_json, seats_to_act, view_for, view_json
-from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent
+from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
 from workers import integrity
 from workers.dispatch import Dispatcher
 from workers.errors import Forbidden, MatchNotFound, NotFound, Unauthorized, VersionConflict
@@ -41,6 +42,28 @@ log = logging.getLogger(__name__)
 
 TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
 RETRIES = 8
+FORMAT_STREAM, FORMAT_KEY = "$store", "format"
+# 2: hidden values enter the hash chain only as salted commitments (`sealed`, `salts`).
+EVENT_FORMAT = "2"
+
+
+def ensure_format(store: EventStore) -> None:
+    """Refuse a store written in another event format; mark a new one with ours.
+
+    Events of format 1 hashed hidden cards in the clear, so their chain cannot be shown
+    without giving the cards away: such a store is refused, not migrated.
+    """
+    found = store.get_meta(FORMAT_STREAM, FORMAT_KEY)
+    if found == EVENT_FORMAT:
+        return
+    if found is None and store.is_empty():
+        store.put_meta(FORMAT_STREAM, FORMAT_KEY, EVENT_FORMAT, if_absent=True)
+        if store.get_meta(FORMAT_STREAM, FORMAT_KEY) == EVENT_FORMAT:
+            return
+        found = store.get_meta(FORMAT_STREAM, FORMAT_KEY)
+    raise StoreError(f"this {store.name} store holds events of format {found or '1'}; this "
+                     f"version reads and writes format {EVENT_FORMAT} only: start it on a new "
+                     "store (another --store) or keep the old version for the old one")
 
 
 def utc_now() -> str:
@@ -81,6 +104,7 @@ class Game:
                  now: Callable[[], str] = utc_now,
                  entropy: Callable[[int], bytes] = secrets.token_bytes,
                  cache_size: int = 512) -> None:
+        ensure_format(store)
         self.store = store
         self.dispatcher = dispatcher
         self._now = now
@@ -175,7 +199,7 @@ class Game:
     def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
                    expected_version: int | None = None,
                    idempotency: Idempotency | None = None) -> Reply:
-        return self.submit(match_id, seat, lambda _: PassCards(seat, tuple(cards)),
+        return self.submit(match_id, seat, lambda secret: PassCards(seat, tuple(cards), secret),
                            expected_version, idempotency)
 
     def play_card(self, match_id: str, seat: int, card: Card,
@@ -329,7 +353,10 @@ class Game:
     def _append(self, match_id: str, events: list[Event], expected: int,
                 meta: dict[str, str] | None = None) -> list[StoredEvent]:
         at = self._now()
-        new = [NewEvent(event_type(e), to_data(e), at) for e in events]
+        new = []
+        for event in events:
+            data = to_data(event)
+            new.append(NewEvent(event_type(event), data, at, public_form(data)))
         return self.store.append(match_id, new, expected, meta)
 
     def _secret(self, match_id: str) -> Secret:

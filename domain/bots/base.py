@@ -50,7 +50,7 @@ def bot_command(view: MatchView, policy: Policy, rng: Random,
         return None
     signature = f"{policy.name}/{policy.version}"
     if view.status is Status.PASSING:
-        return PassCards(you.seat, tuple(policy.choose_pass(view, rng)), signature)
+        return PassCards(you.seat, tuple(policy.choose_pass(view, rng)), secret, signature)
     if view.status is Status.PLAYING:
         return PlayCard(you.seat, policy.choose_play(view, rng), secret, signature)
     if view.status is Status.MOON_CHOICE:

@@ -10,6 +10,7 @@ from domain.events import SeatSpec
 from domain.evolve import fold
 from domain.legal import legal_cards
 from domain.rules import MoonRule, Rules
+from domain.sealing import public_form
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import GENESIS_HASH, chain_hash, open_store
@@ -157,7 +158,8 @@ def tamper(backend, game, match_id, version, change, rechain):
         prev_hash = e.prev_hash
         if rechain and e.version >= version:
             prev_hash = prev
-            digest = chain_hash(prev, e.version, e.type, canonical(data), e.recorded_at)
+            digest = chain_hash(prev, e.version, e.type, canonical(public_form(data)),
+                                e.recorded_at)
         rows.append((e, data, prev_hash, digest))
         prev = digest
     if backend[0] == "sqlite":

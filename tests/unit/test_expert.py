@@ -11,7 +11,7 @@ from domain.cards import Card, parse_card
 from domain.commands import PassCards
 from domain.legal import legal_cards
 from domain.views import view_for
-from tests.builders import UNBROKEN, after, create_command, hands, play, then
+from tests.builders import SECRET, UNBROKEN, after, create_command, hands, play, then
 
 EXPERT = ExpertPolicy(iterations=120)
 
@@ -74,7 +74,8 @@ def test_sampled_deals_fit_everything_the_seat_knows(seed):
     rng = Random(seed)
     state, _ = then(None, create_command())
     for seat in range(4):
-        state, _ = then(state, PassCards(seat, tuple(sorted(state.round.hands[seat])[:3])))
+        hand = sorted(state.round.hands[seat])
+        state, _ = then(state, PassCards(seat, tuple(hand[:3]), SECRET))
     expert = policy_named("expert")
     for _ in range(30):  # play into the round so that voids and passes matter
         seat = state.round.turn

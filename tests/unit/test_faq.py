@@ -32,11 +32,11 @@ def test_faq_how_many_cards_do_i_pass():
     hand = sorted(state.round.hands[0])
     for wrong in (hand[:2], hand[:4]):
         with pytest.raises(IllegalMove) as error:
-            decide(state, PassCards(0, tuple(wrong)))
+            decide(state, PassCards(0, tuple(wrong), SECRET))
         assert error.value.code is Violation.PASS_NEEDS_THREE_CARDS
-    assert decide(state, PassCards(0, tuple(hand[:3])))
+    assert decide(state, PassCards(0, tuple(hand[:3]), SECRET))
     with pytest.raises(IllegalMove) as error:
-        decide(hold_round(UNBROKEN), PassCards(0, cards("2C 3C 4C")))
+        decide(hold_round(UNBROKEN), PassCards(0, cards("2C 3C 4C"), SECRET))
     assert error.value.code is Violation.WRONG_PHASE, "the hold round has no passing"
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from domain.bots.autoplay import play_out
 from domain.bots.base import policy_named
 from domain.cards import DECK, penalty
-from domain.codec import canonical_json, from_data, to_data
+from domain.codec import from_data, to_data
 from domain.commands import CreateMatch, Secret
 from domain.events import (
     CardPlayed,
@@ -26,6 +26,7 @@ from domain.evolve import evolve, fold
 from domain.legal import trick_winner
 from domain.rules import MoonRule, Rules
 from domain.scoring import JACK_BONUS
+from domain.sealing import canonical_json
 from domain.state import Status
 from domain.views import event_json, view_for, view_json
 

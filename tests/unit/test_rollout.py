@@ -42,7 +42,7 @@ def _into_round(rules, rng, plays):
     state, _ = then(None, create)
     for seat in range(4):
         passed = rng.sample(sorted(state.round.hands[seat]), 3)
-        state, _ = then(state, PassCards(seat, tuple(passed)))
+        state, _ = then(state, PassCards(seat, tuple(passed), create.secret))
     for _ in range(plays):
         seat = state.round.turn
         card = RandomPolicy().choose_play(view_for(state, seat), rng)

@@ -1,10 +1,11 @@
 from domain.cards import DECK
-from domain.codec import canonical_json, from_data, to_data
+from domain.codec import from_data, to_data
 from domain.commands import PassCards
 from domain.events import PassChosen, PassesExchanged, RoundDealt
+from domain.sealing import canonical_json
 from domain.state import Status
 from domain.views import event_json, view_for, view_json
-from tests.builders import cards, create_command, random_match, then
+from tests.builders import SECRET, cards, create_command, random_match, then
 
 
 def test_every_event_of_a_match_reads_back_exactly_from_its_json():
@@ -40,7 +41,7 @@ def test_a_pass_is_seen_by_its_passer_then_by_its_receiver_after_the_exchange():
     chosen = {}
     for seat in range(4):
         chosen[seat] = tuple(sorted(state.round.hands[seat])[:3])
-        state, events = then(state, PassCards(seat, chosen[seat]))
+        state, events = then(state, PassCards(seat, chosen[seat], SECRET))
         pass_event = events[0]
         assert isinstance(pass_event, PassChosen)
         if seat == 0:
@@ -63,7 +64,7 @@ def test_a_pass_is_seen_by_its_passer_then_by_its_receiver_after_the_exchange():
 def test_only_the_seat_on_turn_sees_legal_cards():
     state, _ = then(None, create_command())
     for seat in range(4):
-        state, _ = then(state, PassCards(seat, tuple(sorted(state.round.hands[seat])[:3])))
+        state, _ = then(state, PassCards(seat, tuple(sorted(state.round.hands[seat])[:3]), SECRET))
     turn = state.round.turn
     for seat in range(4):
         legal = view_json(view_for(state, seat))["you"]["legal"]
