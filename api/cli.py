@@ -69,6 +69,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.queue and bots != "rq":
         print("cardems serve: --queue is for bots on rq", file=sys.stderr)
         return 2
+    problem = _store_problem(args.store)
+    if problem:
+        print(f"cardems serve: {problem}", file=sys.stderr)
+        return 2
     settings = Settings(store=args.store, bots=bots, queue=args.queue,
                         sse_keepalive=args.keepalive)
     if args.dev:
@@ -77,6 +81,25 @@ def _serve(args: argparse.Namespace) -> int:
     from api.serving import run_gunicorn
 
     return run_gunicorn(settings, args.host, args.port, args.workers, args.threads)
+
+
+def _store_problem(url: str) -> str | None:
+    """Why the store cannot be served (a bad URL, an old event format), checked once before
+    any worker starts; None when it can."""
+    from eventstore import StoreError, open_store
+    from workers.service import ensure_format
+
+    try:
+        store = open_store(url)
+    except StoreError as exc:
+        return str(exc)
+    try:
+        ensure_format(store)
+    except StoreError as exc:
+        return str(exc)
+    finally:
+        store.close()
+    return None
 
 
 if __name__ == "__main__":

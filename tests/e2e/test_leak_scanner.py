@@ -11,7 +11,8 @@ import random
 import re
 
 from domain.events import CardPlayed, MatchEnded, PassesExchanged, RoundDealt
-from eventstore import open_store
+from domain.sealing import canonical_json, opens, public_form, value_at
+from eventstore import GENESIS_HASH, chain_hash, open_store
 from tests.e2e.conftest import create, step, view
 from tests.http import call
 from workers.service import decode
@@ -56,6 +57,26 @@ def cards_in(value) -> set[str]:
     return set(CARD.findall(json.dumps(value)))
 
 
+def check_chain_and_seals(items: list[dict]) -> None:
+    """The reader's log chains from its own content, and a salt stands only beside a value
+    that the reader sees, which it opens; a hidden value is null and has no salt."""
+    prev = GENESIS_HASH
+    for item in items:
+        data = item["data"]
+        digest = chain_hash(prev, item["version"], item["type"],
+                            canonical_json(public_form(data)), item["recorded_at"])
+        assert (item["prev_hash"], item["hash"]) == (prev, digest), item["version"]
+        prev = item["hash"]
+        salts = data.get("salts", {})
+        assert set(salts) <= set(data.get("sealed", {})), item
+        for path, sealed in data.get("sealed", {}).items():
+            value = value_at(data, path)
+            if value is None:
+                assert path not in salts, ("a salt beside a hidden value", item)
+            else:
+                assert opens(sealed, salts[path], value), (path, item)
+
+
 def check(base: str, match: dict, truth: Truth) -> int:
     checked = 0
     match_id = match["id"]
@@ -66,6 +87,7 @@ def check(base: str, match: dict, truth: Truth) -> int:
         if allowed is not None:
             assert cards_in(got) <= allowed, (viewer, cards_in(got) - allowed)
         log = call(base, "GET", f"/v1/matches/{match_id}/events?limit=1000", token=token).body
+        check_chain_and_seals(log["events"])
         for item in log["events"]:
             number = item["data"].get("round")
             allowed = truth.allowed(number, viewer) if number else None
