@@ -54,3 +54,28 @@ def test_the_dealer_rotates_who_gets_the_first_card():
 def test_every_round_deck_is_a_permutation():
     for r in range(1, 30):
         assert sorted(shuffled_deck(SEED, "x", r)) == list(DECK)
+
+
+def _stand_alone_verifier():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "verify_match.py"
+    spec = importlib.util.spec_from_file_location("verify_match", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_stand_alone_verifier_shuffles_and_deals_as_the_service_does():
+    script = _stand_alone_verifier()
+    from domain.shuffle import deal, shuffled_deck
+
+    assert script.shuffled_deck(bytes(range(32)), "", 1)[:4] == ["8H", "QH", "QC", "7S"]
+    for n in range(1, 30):
+        seed = bytes([n]) * 32
+        ours = shuffled_deck(seed, f"c{n}", n)
+        theirs = script.shuffled_deck(seed, f"c{n}", n)
+        assert theirs == [str(c) for c in ours]
+        hands = [[str(c) for c in sorted(h)] for h in deal(ours, n % 4)]
+        assert script.dealt_hands(theirs, n % 4) == hands
