@@ -9,13 +9,13 @@ from flask import Flask, Response, jsonify
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from api import matches, problems, stream
+from api.json_body import MAX_BODY
 from api.responses import HealthOut
 from eventstore import open_store
 from eventstore.open import DEFAULT_STORE
 from workers.dispatch import Dispatcher, InlineDispatcher
 from workers.service import Game
 
-MAX_BODY = 64 * 1024
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
 
 

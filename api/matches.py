@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
 from marshmallow import Schema
 
+from api.json_body import parse_object, read_body
 from api.problems import BadRequest
 from api.responses import (
     CreatedOut,
@@ -41,14 +42,12 @@ def game() -> Game:
 
 
 def raw_body() -> dict[str, Any]:
-    if not request.is_json:
-        raise BadRequest(415, "send the body as application/json")
-    data = request.get_json(silent=True)
-    if data is None:
-        raise BadRequest(400, "the body is not valid JSON")
-    if not isinstance(data, dict):
-        raise BadRequest(400, "the body must be a JSON object")
-    return data
+    """The request's JSON object, read and checked once per request."""
+    if "body" not in g:
+        if not request.is_json:
+            raise BadRequest(415, "send the body as application/json")
+        g.body = parse_object(read_body(request))
+    return g.body  # type: ignore[no-any-return]
 
 
 def body(schema: Schema) -> dict[str, Any]:
@@ -82,14 +81,18 @@ def acting_seat(match_id: str) -> int:
     return seat
 
 
+IF_MATCH = re.compile(r'(?:W/)?"?([0-9]{1,10})"?')
+
+
 def if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None:
         return None
-    text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise BadRequest(400, 'If-Match takes the version as an ETag, like "12"')
-    return int(text)
+    found = IF_MATCH.fullmatch(header.strip())
+    if found is None:
+        raise BadRequest(400, 'If-Match takes the version as an ETag of 1 to 10 ASCII digits,'
+                              ' like "12"')
+    return int(found.group(1))
 
 
 def view_response(match: Match, seat: int | None) -> Response:

@@ -34,6 +34,15 @@ class BadRequest(Exception):
         self.code = code or _HTTP_CODES.get(status, "invalid_request")
 
 
+class InvalidFields(Exception):
+    """A body whose fields cannot be taken as they are: 422, naming each field."""
+
+    def __init__(self, detail: str, errors: dict[str, Any]) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = errors
+
+
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail,
             "code": code, **extra}
@@ -49,6 +58,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(BadRequest)
     def bad_request(e: BadRequest) -> Response:
         return problem(e.status, e.code, "Bad request", e.detail)
+
+    @app.errorhandler(InvalidFields)
+    def invalid_fields(e: InvalidFields) -> Response:
+        return problem(422, "invalid_request", "Invalid request", e.detail, errors=e.errors)
 
     @app.errorhandler(ValidationError)
     def invalid(e: ValidationError) -> Response:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.cards import BadCard, Card, parse_card
-from domain.decide import MAX_CLIENT_SEED, MAX_NAME
+from domain.decide import MAX_CLIENT_SEED, name_problem
 from domain.rules import MoonRule
 
 BOTS = ("random", "heuristic", "expert")
@@ -27,8 +28,20 @@ class CardField(fields.Field):
         return None if value is None else str(value)
 
 
+class SeatName(fields.String):
+    """A seat's name, normalised to NFC and trimmed, then held to the domain's rule."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        text = unicodedata.normalize("NFC", text).strip()
+        problem = name_problem(text)
+        if problem:
+            raise ValidationError(problem)
+        return text
+
+
 class SeatIn(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, MAX_NAME))
+    name = SeatName(required=True)
     bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOTS))
 
 

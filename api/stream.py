@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from workers.service import Game
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/matches")
 PAGE = 100
+LAST_EVENT_ID = re.compile(r"[0-9]{1,10}")
 EVENT = EventOut()
 
 
@@ -51,8 +53,9 @@ def _resume_point() -> int:
     text = request.headers.get("Last-Event-ID")
     if text is None:
         return int(query["after"])
-    if not text.isdigit() or len(text) > len(str(MAX_VERSION)):
-        raise BadRequest(400, "Last-Event-ID takes an event version, like 12")
+    if not LAST_EVENT_ID.fullmatch(text):
+        raise BadRequest(400, "Last-Event-ID takes an event version of 1 to 10 ASCII digits,"
+                              " like 12")
     return min(int(text), MAX_VERSION)
 
 

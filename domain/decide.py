@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -87,8 +88,23 @@ def _check_seats(c: CreateMatch) -> None:
     if len(c.seats) != SEATS:
         raise InvalidCommand("seats", f"exactly {SEATS} seats are needed")
     for i, seat in enumerate(c.seats):
-        if not seat.name.strip() or len(seat.name) > MAX_NAME:
-            raise InvalidCommand(f"seats[{i}].name", f"1 to {MAX_NAME} characters")
+        problem = name_problem(seat.name)
+        if problem:
+            raise InvalidCommand(f"seats[{i}].name", problem)
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot name a seat, or None. A name is shown on every screen beside the
+    others, so nothing in it may hide, reorder or imitate other text."""
+    if not 1 <= len(name) <= MAX_NAME:
+        return f"1 to {MAX_NAME} characters"
+    if not name.isprintable():  # control, format (bidirectional overrides), separators
+        return "printable characters only: no control or bidirectional-override characters"
+    if name != name.strip():
+        return "no spaces at either end"
+    if unicodedata.normalize("NFC", name) != name:
+        return "in Unicode normal form C"
+    return None
 
 
 def _pass(state: Match | None, c: PassCards) -> list[Event]:

@@ -1,0 +1,114 @@
+"""Input built to break the server gets a clear 4xx problem document and changes nothing:
+deep nesting, lone surrogates, non-ASCII digits in headers, chunked bodies over the limit,
+names that would hide or imitate other text."""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+import pytest
+
+from tests.e2e.conftest import PEOPLE, create, view
+from tests.e2e.test_errors_and_conditions import assert_problem
+from tests.http import call
+
+
+@pytest.fixture(scope="module")
+def match(server):
+    return create(server.base)
+
+
+def send(server, method: str, path: str, body: bytes | None = None,
+         headers: dict[str, str] | None = None) -> tuple[int, dict]:
+    """A request with headers as given, bytes as given (urllib would refuse some)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.putrequest(method, path)
+    for key, value in (headers or {}).items():
+        conn.putheader(key, value.encode("utf-8"))
+    if body is not None and "Transfer-Encoding" not in (headers or {}):
+        conn.putheader("Content-Length", str(len(body)))
+    conn.endheaders(body)
+    response = conn.getresponse()
+    payload = json.loads(response.read() or b"null")
+    conn.close()
+    return response.status, payload
+
+
+def chunked(size: int) -> bytes:
+    body = b'{"seats": [], "pad": "' + b"a" * size + b'"}'
+    out = b""
+    for i in range(0, len(body), 4096):
+        piece = body[i:i + 4096]
+        out += f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    return out + b"0\r\n\r\n"
+
+
+def test_json_nested_twenty_thousand_deep_is_a_400(server, match):
+    for raw in (b"[" * 20_000 + b"]" * 20_000, b'{"seats":' + b"[" * 20_000):
+        reply = call(server.base, "POST", "/v1/matches", raw=raw)
+        assert_problem(reply, 400, "invalid_request")
+        assert "deeper than 16" in reply.body["detail"]
+    version = view(server.base, match["id"])["version"]
+    reply = call(server.base, "POST", f"/v1/matches/{match['id']}/plays",
+                 token=match["tokens"]["0"], raw=b'{"card": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+    assert_problem(reply, 400, "invalid_request")
+    assert view(server.base, match["id"])["version"] == version
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ('{"seats": [{"name": "\\ud800"}, {"name": "B"}, {"name": "C"}, {"name": "D"}]}',
+     "seats"),
+    ('{"seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}], '
+     '"client_seed": "x\\udfffy"}', "client_seed"),
+    ('{"seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}], '
+     '"rules": {"\\ud83d": 1}}', "rules"),
+])
+def test_a_lone_surrogate_anywhere_is_a_422_naming_the_field(server, body, field):
+    reply = call(server.base, "POST", "/v1/matches", raw=body.encode())
+    assert_problem(reply, 422, "invalid_request")
+    assert field in reply.body["errors"], reply.body
+
+
+@pytest.mark.parametrize("value", ['"\u00b2"', '"' + "9" * 5000 + '"', "\u0661\u0662",
+                                   '"12345678901"', '"-1"', '"1 2"'])
+def test_if_match_that_is_not_1_to_10_ascii_digits_is_a_400(server, match, value):
+    token = match["tokens"]["0"]
+    status, body = send(server, "POST", f"/v1/matches/{match['id']}/passes",
+                        b'{"cards": ["2C", "3C", "4C"]}',
+                        {"Content-Type": "application/json", "Authorization": f"Bearer {token}",
+                         "If-Match": value})
+    assert (status, body["code"]) == (400, "invalid_request"), body
+    assert "If-Match" in body["detail"]
+
+
+@pytest.mark.parametrize("value", ["\u00b2", "1" * 11, "\u0661", "-3", "0x10"])
+def test_a_last_event_id_that_is_not_1_to_10_ascii_digits_is_a_400(server, match, value):
+    status, body = send(server, "GET", f"/v1/matches/{match['id']}/events/stream",
+                        headers={"Last-Event-ID": value})
+    assert (status, body["code"]) == (400, "invalid_request"), body
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_and_under_it_is_read(server):
+    headers = {"Content-Type": "application/json", "Transfer-Encoding": "chunked"}
+    status, body = send(server, "POST", "/v1/matches", chunked(70_000), headers)
+    assert (status, body["code"]) == (413, "payload_too_large"), body
+    status, body = send(server, "POST", "/v1/matches", chunked(100), headers)
+    assert (status, body["code"]) == (422, "invalid_request"), body  # read, then refused
+    assert "pad" in body["errors"]
+
+
+@pytest.mark.parametrize("name", ["A\x00B", "\x1b[31mRed", "Ann\r\nBob", "\u202eevil",
+                                  "Ann\u2066", "zero\u200bwidth", " ", "x" * 41, ""])
+def test_a_name_that_could_hide_or_imitate_text_is_a_422_naming_it(server, name):
+    seats = [{"name": name}, *PEOPLE[1:]]
+    reply = call(server.base, "POST", "/v1/matches", {"seats": seats})
+    assert_problem(reply, 422, "invalid_request")
+    assert reply.body["errors"] == {"seats": {"0": {"name": reply.body["errors"]["seats"]["0"][
+        "name"]}}}, reply.body
+
+
+def test_names_are_kept_in_normal_form_c_and_trimmed(server):
+    seats = [{"name": "  Zoe\u0301 "}, *PEOPLE[1:]]  # e + combining acute: one letter in NFC
+    created = create(server.base, seats=seats)
+    assert created["seats"][0]["name"] == "Zo\u00e9"
