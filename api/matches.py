@@ -24,7 +24,7 @@ from domain.rules import MoonRule, Rules
 from domain.state import Match
 from domain.views import view_for, view_json
 from workers.errors import Unauthorized
-from workers.idempotency import MAX_KEY, Idempotency
+from workers.idempotency import MAX_KEY, Idempotency, WeakKey, check_creation_key
 from workers.service import Created, Game, Reply
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
@@ -55,12 +55,17 @@ def body(schema: Schema) -> dict[str, Any]:
     return schema.load(raw_body())  # type: ignore[no-any-return]
 
 
-def idempotency() -> Idempotency | None:
+def idempotency(creation: bool = False) -> Idempotency | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if len(key) > MAX_KEY or not KEY_PATTERN.fullmatch(key):
         raise BadRequest(400, f"Idempotency-Key takes 1 to {MAX_KEY} visible ASCII characters")
+    if creation:
+        try:
+            check_creation_key(key)
+        except WeakKey as weak:
+            raise BadRequest(400, str(weak)) from None
     return Idempotency.of(key, raw_body())
 
 
@@ -116,7 +121,7 @@ def create_match() -> Response:
     data = body(CreateMatchIn())
     seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
     rules = Rules.from_mapping(data["rules"])
-    key = idempotency()
+    key = idempotency(creation=True)
     if key is None:
         reply = _created(game().create(seats, rules, data["client_seed"], data["decks"]))
     else:

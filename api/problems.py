@@ -10,7 +10,14 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalMove, InvalidCommand
 from domain.rules import InvalidRules
-from workers.errors import Forbidden, MatchNotFound, NotFound, Unauthorized, VersionConflict
+from workers.errors import (
+    Forbidden,
+    MatchNotFound,
+    NotFound,
+    StillInProgress,
+    Unauthorized,
+    VersionConflict,
+)
 from workers.idempotency import KeyReused
 
 PROBLEM_JSON = "application/problem+json"
@@ -108,6 +115,12 @@ def init_app(app: Flask) -> None:
     def conflict(e: VersionConflict) -> Response:
         return problem(409, "version_conflict", "Version conflict", str(e),
                        version=e.actual)
+
+    @app.errorhandler(StillInProgress)
+    def in_progress(e: StillInProgress) -> Response:
+        response = problem(503, "unavailable", "Still in progress", str(e))
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:

@@ -24,3 +24,7 @@ class VersionConflict(Exception):
         super().__init__(f"the match is at version {actual}, not {expected}")
         self.expected = expected
         self.actual = actual
+
+
+class StillInProgress(Exception):
+    """The first request with this Idempotency-Key has not finished yet: retry shortly."""

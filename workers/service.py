@@ -12,6 +12,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,8 +36,15 @@ from domain.views import event_json, seats_to_act, view_for, view_json
 from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
 from workers import integrity
 from workers.dispatch import Dispatcher
-from workers.errors import Forbidden, MatchNotFound, NotFound, Unauthorized, VersionConflict
-from workers.idempotency import CREATIONS, Idempotency
+from workers.errors import (
+    Forbidden,
+    MatchNotFound,
+    NotFound,
+    StillInProgress,
+    Unauthorized,
+    VersionConflict,
+)
+from workers.idempotency import CREATION_TTL, CREATIONS, Idempotency
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +72,15 @@ def ensure_format(store: EventStore) -> None:
     raise StoreError(f"this {store.name} store holds events of format {found or '1'}; this "
                      f"version reads and writes format {EVENT_FORMAT} only: start it on a new "
                      "store (another --store) or keep the old version for the old one")
+
+
+CLAIM_PATIENCE = 10.0  # seconds a twin creation waits for the reply of the one that claimed
+CLAIM_POLL = 0.02
+STALE_CLAIM = 30.0  # a claim this old whose match does not exist was left by a dead process
+
+
+def new_match_id() -> str:
+    return secrets.token_urlsafe(16)
 
 
 def utc_now() -> str:
@@ -103,12 +120,14 @@ class Game:
     def __init__(self, store: EventStore, dispatcher: Dispatcher | None = None,
                  now: Callable[[], str] = utc_now,
                  entropy: Callable[[int], bytes] = secrets.token_bytes,
+                 clock: Callable[[], float] = time.time,
                  cache_size: int = 512) -> None:
         ensure_format(store)
         self.store = store
         self.dispatcher = dispatcher
         self._now = now
         self._entropy = entropy
+        self._clock = clock
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
         self._secrets: OrderedDict[str, Secret] = OrderedDict()
@@ -120,25 +139,72 @@ class Game:
     def create_once(self, idempotency: Idempotency, seats: Sequence[SeatSpec], rules: Rules,
                     client_seed: str, decks: Sequence[Sequence[Card]],
                     render: Callable[[Created], dict[str, Any]]) -> dict[str, Any]:
-        """Create a match once per Idempotency-Key: a retry gets the first reply again."""
-        slot = idempotency.slot(None)
+        """Create a match once per Idempotency-Key: a retry, even one that races the first
+        request, gets the first reply. The key is claimed before anything is created, so
+        simultaneous twins create one match between them."""
+        now = self._clock()
+        period = int(now // CREATION_TTL)
+        for looked in (period, period - 1):
+            stored = self.store.get_meta(CREATIONS, idempotency.slot(None, looked))
+            if stored is not None:
+                record = idempotency.unseal(stored)
+                if now - record["at"] < CREATION_TTL:
+                    return self._await_creation(idempotency, looked, record, seats, rules,
+                                                client_seed, decks, render)
+        match_id = new_match_id()
+        claim = idempotency.record(None, at=now, match=match_id)
+        slot = idempotency.slot(None, period)
+        if self.store.put_meta(CREATIONS, slot, idempotency.seal(claim), if_absent=True):
+            return self._create_claimed(idempotency, slot, match_id, now, seats, rules,
+                                        client_seed, decks, render)
         stored = self.store.get_meta(CREATIONS, slot)
-        if stored is not None:
-            return idempotency.unseal(stored)
-        reply = render(self.create(seats, rules, client_seed, decks))
-        if not self.store.put_meta(CREATIONS, slot, idempotency.seal(reply), if_absent=True):
-            stored = self.store.get_meta(CREATIONS, slot)
-            assert stored is not None
-            return idempotency.unseal(stored)  # a simultaneous twin created first
+        assert stored is not None
+        return self._await_creation(idempotency, period, idempotency.unseal(stored), seats,
+                                    rules, client_seed, decks, render)
+
+    def _create_claimed(self, idempotency: Idempotency, slot: str, match_id: str, at: float,
+                        seats: Sequence[SeatSpec], rules: Rules, client_seed: str,
+                        decks: Sequence[Sequence[Card]],
+                        render: Callable[[Created], dict[str, Any]]) -> dict[str, Any]:
+        reply = render(self.create(seats, rules, client_seed, decks, match_id))
+        record = idempotency.record(reply, at=at, match=match_id)
+        self.store.put_meta(CREATIONS, slot, idempotency.seal(record))
         return reply
 
+    def _await_creation(self, idempotency: Idempotency, period: int, record: dict[str, Any],
+                        seats: Sequence[SeatSpec], rules: Rules, client_seed: str,
+                        decks: Sequence[Sequence[Card]],
+                        render: Callable[[Created], dict[str, Any]]) -> dict[str, Any]:
+        """The reply of the creation that claimed the key, once it is there. A claim left by
+        a process that died before creating its match is taken over, for the same match id:
+        the append at version 0 lets only one creator through."""
+        slot = idempotency.slot(None, period)
+        deadline = time.monotonic() + CLAIM_PATIENCE
+        while record["reply"] is None:
+            stale = self._clock() - record["at"] > STALE_CLAIM
+            if stale and self.store.version(record["match"]) == 0:
+                try:
+                    return self._create_claimed(idempotency, slot, record["match"],
+                                                record["at"], seats, rules, client_seed,
+                                                decks, render)
+                except ConcurrencyError:
+                    pass  # the first creator woke up and finished: read its reply
+            if time.monotonic() > deadline:
+                raise StillInProgress("the first request with this Idempotency-Key is still"
+                                      " being handled; retry in a moment")
+            time.sleep(CLAIM_POLL)
+            stored = self.store.get_meta(CREATIONS, slot)
+            assert stored is not None
+            record = idempotency.unseal(stored)
+        return record["reply"]  # type: ignore[no-any-return]
+
     def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
-               decks: Sequence[Sequence[Card]] = ()) -> Created:
+               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None) -> Created:
         """A new match: the seed drawn here, the tokens shown once and kept only as hashes."""
         for seat in seats:
             if seat.bot is not None:
                 policy_named(seat.bot)
-        match_id = secrets.token_urlsafe(16)
+        match_id = match_id or new_match_id()
         secret = Secret(self._entropy(32), tuple(tuple(d) for d in decks))
         command = CreateMatch(match_id, tuple(seats), rules, client_seed, secret, self._now())
         events = decide(None, command)
@@ -247,7 +313,9 @@ class Game:
             try:
                 self._append(match_id, events, state.version, meta)
             except ConcurrencyError as race:
-                if expected_version is not None:
+                # A retry that raced its original finds the original's reply on the next
+                # pass, before If-Match is looked at.
+                if expected_version is not None and not slot:
                     raise VersionConflict(expected_version, race.actual) from None
                 continue
             self._remember(after)

@@ -119,11 +119,39 @@ def test_an_idempotent_retry_returns_the_first_reply_and_appends_nothing(server)
 
 
 def test_an_idempotent_creation_returns_the_same_match_and_tokens(server):
-    key = {"Idempotency-Key": "create-xyz"}
+    key = {"Idempotency-Key": "0c9f6a3e5b7d41e28a4f9c1d2e3b5a7f"}
     first = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}, headers=key)
     again = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}, headers=key)
     assert first.status == again.status == 201
     assert first.body == again.body and first.headers["location"] == again.headers["location"]
+
+
+@pytest.mark.parametrize("key", ["1", "create-xyz", "0" * 64, "abababababababababababababababab",
+                                 "0c9f6a3e5b7d41e28a4f9c1d2e3b5a7"])
+def test_a_creation_key_anyone_could_guess_is_a_400_that_says_so(server, key):
+    reply = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE},
+                 headers={"Idempotency-Key": key})
+    assert_problem(reply, 400, "invalid_request")
+    assert "128 bits" in reply.body["detail"]
+
+
+def test_simultaneous_creations_with_one_key_answer_one_match(server, store_path):
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
+    key = {"Idempotency-Key": "Jq3v9XkT2mLr8WcZp5NhYb"}  # 22 base64url characters
+    with sqlite3.connect(store_path) as conn:
+        before = conn.execute("SELECT COUNT(*) FROM events WHERE type = 'MatchCreated'"
+                              ).fetchone()[0]
+    with ThreadPoolExecutor(6) as pool:
+        replies = list(pool.map(lambda _: call(server.base, "POST", "/v1/matches",
+                                               {"seats": PEOPLE}, headers=key), range(6)))
+    assert {r.status for r in replies} == {201}
+    assert all(r.body == replies[0].body for r in replies)
+    with sqlite3.connect(store_path) as conn:
+        after = conn.execute("SELECT COUNT(*) FROM events WHERE type = 'MatchCreated'"
+                             ).fetchone()[0]
+    assert after == before + 1
 
 
 def test_illegal_moves_carry_the_rules_code(server):

@@ -1,6 +1,7 @@
 """Idempotent retries, the integrity report, tampering, and the cache against a replay."""
 
 import json
+import threading
 from random import Random
 
 import pytest
@@ -15,8 +16,9 @@ from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import GENESIS_HASH, chain_hash, open_store
 from eventstore.base import canonical
-from workers.idempotency import CREATIONS, Idempotency, KeyReused
-from workers.service import Game, decode
+from workers.errors import StillInProgress
+from workers.idempotency import CREATION_TTL, CREATIONS, Idempotency, KeyReused
+from workers.service import STALE_CLAIM, Game, decode
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
@@ -84,20 +86,124 @@ def test_a_refused_move_is_refused_again_on_retry_even_after_the_state_moved(gam
     assert again.value.code is Violation.NOT_YOUR_TURN
 
 
+STRONG = "6f1c2b9e-0d4a-4c8e-9b7f-2a5d3e8c1f40"
+
+
+def render(created):
+    return {"id": created.match.id, "tokens": {str(s): t for s, t in created.tokens.items()}}
+
+
+class Clock:
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_a_creation_retried_with_its_key_returns_the_same_match_and_tokens(game):
-    key = Idempotency.of("create-1", {"seats": "..."})
-
-    def render(created):
-        return {"id": created.match.id, "tokens": created.tokens}
-
+    clock = Clock()
+    game = Game(game.store, clock=clock)
+    key = Idempotency.of(STRONG, {"seats": "..."})
     first = game.create_once(key, PEOPLE, Rules(), "", (), render)
     again = game.create_once(key, PEOPLE, Rules(), "", (), render)
     assert again == json.loads(json.dumps(first))
-    sealed = game.store.get_meta(CREATIONS, key.slot(None))
+    sealed = game.store.get_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)))
     assert sealed and all(t not in sealed for t in first["tokens"].values())
     with pytest.raises(KeyReused):
-        game.create_once(Idempotency.of("create-1", {"seats": "other"}), PEOPLE, Rules(), "",
+        game.create_once(Idempotency.of(STRONG, {"seats": "other"}), PEOPLE, Rules(), "",
                          (), render)
+
+
+def test_a_creation_key_is_kept_24_hours_across_periods_and_not_after(game):
+    start = (int(1_800_000_000 // CREATION_TTL) + 1) * CREATION_TTL - 5  # 5 s before a period
+    clock = Clock(start)
+    game = Game(game.store, clock=clock)
+    key = Idempotency.of(STRONG, {"seats": "..."})
+    first = game.create_once(key, PEOPLE, Rules(), "", (), render)
+    clock.now = start + CREATION_TTL - 1  # the next period, still within 24 h
+    assert game.create_once(key, PEOPLE, Rules(), "", (), render) == first
+    clock.now = start + CREATION_TTL + 1
+    assert game.create_once(key, PEOPLE, Rules(), "", (), render)["id"] != first["id"]
+
+
+def matches_created(store) -> int:
+    if hasattr(store, "client"):
+        keys = list(store.client.scan_iter(match="cardems:{*}:events", _type="stream"))
+        return sum(1 for k in keys if store.client.xrange(k, count=1)[0][1]["type"]
+                   == "MatchCreated")
+    return store._connect().execute(
+        "SELECT COUNT(*) FROM events WHERE type = 'MatchCreated'").fetchone()[0]
+
+
+def test_simultaneous_creations_with_one_key_store_one_match_and_all_get_its_reply(backend):
+    stores = [open_store(backend[1]) for _ in range(6)]  # as six processes would
+    games = [Game(store) for store in stores]
+    key = Idempotency.of(STRONG, {"seats": "..."})
+    start = threading.Barrier(len(games))
+    replies: list = [None] * len(games)
+
+    def create(i: int) -> None:
+        start.wait()
+        replies[i] = games[i].create_once(key, PEOPLE, Rules(), "", (), render)
+
+    threads = [threading.Thread(target=create, args=(i,)) for i in range(len(games))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(json.loads(json.dumps(r)) == json.loads(json.dumps(replies[0]))
+               for r in replies)
+    assert matches_created(stores[0]) == 1
+    for store in stores:
+        store.close()
+
+
+def test_a_claim_left_by_a_process_that_died_is_taken_over_for_the_same_match(game):
+    clock = Clock()
+    game = Game(game.store, clock=clock)
+    key = Idempotency.of(STRONG, {"seats": "..."})
+    claim = key.record(None, at=clock.now - STALE_CLAIM - 1, match="abandoned-claim")
+    game.store.put_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)),
+                        key.seal(claim))
+    reply = game.create_once(key, PEOPLE, Rules(), "", (), render)
+    assert reply["id"] == "abandoned-claim"
+    assert game.create_once(key, PEOPLE, Rules(), "", (), render) == reply
+    assert matches_created(game.store) == 1
+
+
+def test_a_fresh_claim_not_finished_in_time_is_a_retry_later(game, monkeypatch):
+    monkeypatch.setattr("workers.service.CLAIM_PATIENCE", 0.05)
+    clock = Clock()
+    game = Game(game.store, clock=clock)
+    key = Idempotency.of(STRONG, {"seats": "..."})
+    claim = key.record(None, at=clock.now, match="in-progress")
+    game.store.put_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)),
+                        key.seal(claim))
+    with pytest.raises(StillInProgress):
+        game.create_once(key, PEOPLE, Rules(), "", (), render)
+    assert matches_created(game.store) == 0
+
+
+@pytest.mark.parametrize("if_match", [True, False])
+def test_a_retry_that_races_its_original_gets_the_original_reply(game, if_match):
+    match = game.create(PEOPLE, Rules()).match
+    cards = three(match, 0)
+    key = Idempotency.of("k", {"cards": [str(c) for c in cards]})
+    version = match.version if if_match else None
+    original: list = []
+
+    def original_lands_first() -> str:
+        # Called by the retry just before its append: the original is stored right then,
+        # after the retry has read the match, looked for a record and checked If-Match.
+        if not original:
+            original.append(game.pass_cards(match.id, 0, cards, version, key))
+        return "2026-12-03T00:00:00.000Z"
+
+    retry = Game(game.store, now=original_lands_first)
+    again = retry.pass_cards(match.id, 0, cards, version, key)
+    assert original and again == original[0]
+    assert game.store.version(match.id) == match.version + 1
 
 
 def play_to_the_end(game, match_id, rules_seed=0):
