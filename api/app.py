@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask, Response, jsonify
@@ -24,8 +25,10 @@ class Settings:
     store: str = DEFAULT_STORE
     bots: str = "inline"  # inline | rq | off
     queue: str | None = None  # the Redis of the RQ queue, when not the store's
-    bot_threads: int = 2
+    # Bot turns mostly wait out their pace; how many think at once is the service's limit.
+    bot_threads: int = 16
     sse_keepalive: float = 15.0
+    pace: Mapping[str, float] = field(default_factory=dict)  # none: bots move at once
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -34,7 +37,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SSE_KEEPALIVE"] = settings.sse_keepalive
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    game = Game(open_store(settings.store))
+    game = Game(open_store(settings.store), pace=settings.pace)
     game.dispatcher = _dispatcher(settings, game)
     app.extensions["cardems"] = game
     problems.init_app(app)

@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 
+from domain.bots.base import BOT_LEVELS
 from eventstore.open import DEFAULT_STORE
+from workers.pacing import DEFAULT_PACE, parse_pace
 
 QUEUE_HELP = ("redis://HOST:PORT/DB of the bots' RQ queue (default: the store's Redis); it"
               " need not sync to disk on every write")
+
+
+PACE_HELP = ("seconds from the move a bot answers to the bot's own move: one figure for every"
+             " level, or LEVEL=SECONDS,... (default: "
+             + ",".join(f"{k}={v}" for k, v in DEFAULT_PACE.items())
+             + "). Every move of a level comes on this beat whatever the bot holds, so its"
+             " timing tells nothing of its cards; 0 moves at once")
+
+
+def _pace(spec: str) -> dict[str, float]:
+    try:
+        return parse_pace(spec)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,17 +45,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=1, help="API processes (gunicorn)")
     serve.add_argument("--threads", type=int, default=8, help="threads per API process")
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
+    serve.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
     serve.add_argument("--keepalive", type=float, default=15.0,
                        help="seconds between keep-alive comments on an idle event stream")
     worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)")
     worker.add_argument("--store", required=True, help="redis://HOST:PORT/DB")
     worker.add_argument("--queue", default=None, help=QUEUE_HELP)
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
-    worker.add_argument("--think", type=float, default=0.0,
-                        help="seconds a bot waits before each move, so people can follow")
+    worker.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
     arena = commands.add_parser("arena", help="duplicate tournament between two bots")
-    arena.add_argument("first", choices=["random", "heuristic", "expert"])
-    arena.add_argument("second", choices=["random", "heuristic", "expert"])
+    arena.add_argument("first", choices=BOT_LEVELS)
+    arena.add_argument("second", choices=BOT_LEVELS)
     arena.add_argument("--deals", type=int, default=500,
                        help="deals, each played twice with the seats swapped")
     arena.add_argument("--seed", type=int, default=1)
@@ -54,10 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":
-        from workers.jobs import THINK_ENV
+        from workers.jobs import PACE_ENV
         from workers.worker import run_worker
 
-        os.environ[THINK_ENV] = str(args.think)
+        os.environ[PACE_ENV] = json.dumps(args.pace)
         return run_worker(args.store, args.burst, args.queue)
     return 2
 
@@ -74,7 +91,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardems serve: {problem}", file=sys.stderr)
         return 2
     settings = Settings(store=args.store, bots=bots, queue=args.queue,
-                        sse_keepalive=args.keepalive)
+                        sse_keepalive=args.keepalive, pace=args.pace)
     if args.dev:
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0

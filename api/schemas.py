@@ -7,11 +7,11 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from domain.bots.base import BOT_LEVELS
 from domain.cards import BadCard, Card, parse_card
 from domain.decide import MAX_CLIENT_SEED, name_problem
 from domain.rules import MoonRule
 
-BOTS = ("random", "heuristic", "expert")
 MAX_DECKS = 64
 
 
@@ -42,7 +42,7 @@ class SeatName(fields.String):
 
 class SeatIn(Schema):
     name = SeatName(required=True)
-    bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOTS))
+    bot = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOT_LEVELS))
 
 
 class CreateMatchIn(Schema):

@@ -63,7 +63,7 @@ def run(count: int = 1000) -> None:
     long = played_to(game, 1200, rng)
     versions = (game.load(short[0]).version, game.load(long[0]).version)
     store.close()
-    server = Server("--store", url)
+    server = Server("--store", url, "--pace", "0")
     try:
         timed_gets(server.port, *short, 50)
         timed_gets(server.port, *long, 50)

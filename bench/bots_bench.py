@@ -88,7 +88,7 @@ def run() -> None:
         print(f"  {name:10s} p50 {p50:.3f} ms  p95 {p95:.3f} ms")
     with scratch_redis("cardems-bots-bench-") as (folder, redis):
         print("bots: a person leads; until the three bots' plays are visible (polling GET)")
-        inline = Server("--store", f"sqlite:///{folder / 'inline.sqlite3'}")
+        inline = Server("--store", f"sqlite:///{folder / 'inline.sqlite3'}", "--pace", "0")
         try:
             p50, p95 = reply_latency(inline.base)
             print(f"  inline, SQLite       p50 {p50:.1f} ms  p95 {p95:.1f} ms")
@@ -101,7 +101,7 @@ def run() -> None:
 
 def _on_rq(store: str, queue: str) -> str:
     """Reply latency with bots on RQ: two `cardems worker`s, the queue on `queue`."""
-    flags = ["--store", store, "--queue", queue]
+    flags = ["--store", store, "--queue", queue, "--pace", "0"]  # the thinking alone
     server = Server(*flags)
     workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", *flags], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from functools import lru_cache
@@ -10,7 +11,7 @@ from eventstore import open_store
 from workers.rq_dispatch import RqDispatcher, Turn
 from workers.service import Game
 
-THINK_ENV = "CARDEMS_BOT_THINK"  # seconds a bot waits before it moves, so people can follow
+PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (workers.pacing)
 CHAIN_SECONDS = 5.0  # how long one job may go on making a match's next bot moves itself
 
 
@@ -45,7 +46,8 @@ def _game(store_url: str, queue_url: str) -> tuple[Game, Relay]:
     the match exactly as if it had loaded it from nothing.
     """
     relay = Relay(RqDispatcher(store_url, queue_url))
-    return Game(open_store(store_url), relay), relay
+    pace = json.loads(os.environ.get(PACE_ENV, "{}"))
+    return Game(open_store(store_url), relay, pace=pace), relay
 
 
 def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: int = 0,
@@ -56,12 +58,10 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     job is young. How many moves it made.
     """
     game, relay = _game(store_url, queue_url or store_url)
-    think = float(os.environ.get(THINK_ENV, "0"))
     deadline = time.monotonic() + CHAIN_SECONDS
     turn: Turn | None = (match_id, seat, version, attempt)
     moves = 0
     while turn is not None:
-        time.sleep(think)
         relay.keeping, relay.kept = time.monotonic() < deadline, None
         try:
             # A turn queued again (attempt > 0) may find its move made by a worker that died

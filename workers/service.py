@@ -14,7 +14,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from random import Random
@@ -45,6 +45,7 @@ from workers.errors import (
     VersionConflict,
 )
 from workers.idempotency import CREATION_TTL, CREATIONS, Idempotency
+from workers.pacing import parse_instant
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +122,7 @@ class Game:
                  now: Callable[[], str] = utc_now,
                  entropy: Callable[[int], bytes] = secrets.token_bytes,
                  clock: Callable[[], float] = time.time,
+                 pace: Mapping[str, float] | None = None, think_slots: int = 2,
                  cache_size: int = 512) -> None:
         ensure_format(store)
         self.store = store
@@ -128,6 +130,8 @@ class Game:
         self._now = now
         self._entropy = entropy
         self._clock = clock
+        self._pace = dict(pace or {})
+        self._thinking = threading.BoundedSemaphore(think_slots)  # bots that think at once
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
         self._secrets: OrderedDict[str, Secret] = OrderedDict()
@@ -346,10 +350,13 @@ class Game:
         policy = policy_named(bot)
         rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
         view = view_for(state, seat)
+        due = self._due(match_id, state.version, bot)
 
         def command(secret: Secret) -> Command:
-            chosen = bot_command(view, policy, rng, secret)
+            with self._thinking:
+                chosen = bot_command(view, policy, rng, secret)
             assert chosen is not None, "the seat was checked to be waited for"
+            self._wait_until(due)
             return chosen
 
         try:
@@ -357,6 +364,25 @@ class Game:
         except VersionConflict:
             return False  # someone moved first; the turn is handed on again from there
         return True
+
+    def _due(self, match_id: str, version: int, bot: str) -> float | None:
+        """When the bot's move may be recorded: its pace after the event it answers.
+
+        How long a bot takes to choose depends on its cards (one legal card is chosen at
+        once), and the record's time and its arrival on the stream are public; so a paced
+        bot's move waits until this moment whatever it held. None: no pace, move at once.
+        """
+        pace = self._pace.get(bot, 0.0)
+        if pace <= 0:
+            return None
+        last = self.store.read(match_id, after=version - 1, limit=1)
+        return parse_instant(last[0].recorded_at) + pace if last else None
+
+    def _wait_until(self, due: float | None) -> None:
+        if due is None:
+            return
+        while (left := due - self._clock()) > 0:
+            time.sleep(left)
 
     def _hand_to_bots(self, state: Match) -> None:
         if self.dispatcher is None:

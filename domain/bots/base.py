@@ -29,6 +29,9 @@ class UnknownPolicy(ValueError):
     """No bot of that name."""
 
 
+BOT_LEVELS = ("random", "heuristic", "expert")  # the bots a seat may be given, weakest first
+
+
 def policy_named(name: str) -> Policy:
     from domain.bots.expert import ExpertPolicy
     from domain.bots.heuristic import HeuristicPolicy

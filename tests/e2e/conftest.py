@@ -14,7 +14,7 @@ def store_path(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def server(store_path):
-    server = Server("--store", f"sqlite:///{store_path}", "--keepalive", "0.5")
+    server = Server("--store", f"sqlite:///{store_path}", "--keepalive", "0.5", "--pace", "0")
     yield server
     server.stop()
 

@@ -12,7 +12,7 @@ BOTS = [{"name": f"Bot {i}", "bot": "heuristic"} for i in (1, 2, 3)]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     store = tmp_path_factory.mktemp("store") / "cardems.sqlite3"
-    server = Server("--store", f"sqlite:///{store}")
+    server = Server("--store", f"sqlite:///{store}", "--pace", "0")
     yield server
     server.stop()
 
