@@ -1,4 +1,5 @@
-"""Run the benchmarks: `python -m bench` (all) or `python -m bench domain store api bots search`."""
+"""Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
+bots search timing)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ SUITES = {
     "api": "bench.api_bench",
     "bots": "bench.bots_bench",
     "search": "bench.search_bench",
+    "timing": "bench.timing_bench",
 }
 
 
