@@ -14,14 +14,14 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from random import Random
 from typing import Any
 
 from domain.audit import Recorded, trick_audit
-from domain.bots.base import bot_command, policy_named
+from domain.bots.base import Policy, bot_command, policy_named
 from domain.cards import Card, parse_card, spell
 from domain.codec import event_type, from_data, to_data
 from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
@@ -32,7 +32,7 @@ from domain.evolve import fold
 from domain.rules import MoonRule, Rules
 from domain.sealing import public_form
 from domain.state import Match
-from domain.views import event_json, seats_to_act, view_for, view_json
+from domain.views import MatchView, event_json, seats_to_act, view_for, view_json
 from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
 from workers import integrity
 from workers.dispatch import Dispatcher
@@ -45,7 +45,7 @@ from workers.errors import (
     VersionConflict,
 )
 from workers.idempotency import CREATION_TTL, CREATIONS, Idempotency
-from workers.pacing import parse_instant
+from workers.pacing import instant_text, parse_instant
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,8 @@ def ensure_format(store: EventStore) -> None:
                      "store (another --store) or keep the old version for the old one")
 
 
+THINKING_SHARE = 0.75  # of a paced bot's time goes to thinking; the rest is its margin
+LATE = 0.05  # seconds past its due time after which a paced move is recorded as late
 CLAIM_PATIENCE = 10.0  # seconds a twin creation waits for the reply of the one that claimed
 CLAIM_POLL = 0.02
 STALE_CLAIM = 30.0  # a claim this old whose match does not exist was left by a dead process
@@ -286,11 +288,13 @@ class Game:
 
     def submit(self, match_id: str, seat: int, command: Callable[[Secret], Command],
                expected_version: int | None = None,
-               idempotency: Idempotency | None = None) -> Reply:
+               idempotency: Idempotency | None = None,
+               stamp: Callable[[], str] | None = None) -> Reply:
         """Decide and append; on a race, decide again on the new state unless If-Match.
 
         The reply is the seat's view after the move. With an Idempotency-Key, the reply (or
         the refusal) is stored with the events, and a retry gets it back, appending nothing.
+        `stamp` gives the events' recorded_at (default: now).
         """
         secret = self._secret(match_id)
         slot = idempotency.slot(seat) if idempotency else None
@@ -315,7 +319,7 @@ class Game:
             reply = Reply(view_json(view_for(after, seat)), after.version)
             meta = {slot: idempotency.record(reply.as_record())} if idempotency and slot else None
             try:
-                self._append(match_id, events, state.version, meta)
+                self._append(match_id, events, state.version, meta, stamp)
             except ConcurrencyError as race:
                 # A retry that raced its original finds the original's reply on the next
                 # pass, before If-Match is looked at.
@@ -353,30 +357,65 @@ class Game:
         due = self._due(match_id, state.version, bot)
 
         def command(secret: Secret) -> Command:
-            with self._thinking:
-                chosen = bot_command(view, policy, rng, secret)
+            chosen = self._think(view, policy, rng, secret, due)
             assert chosen is not None, "the seat was checked to be waited for"
-            self._wait_until(due)
+            self._wait_until(due[1] if due else None)
             return chosen
 
+        def on_the_beat() -> str:
+            # A paced move is recorded at its due time to the millisecond, not at the moment
+            # its write began a little after: a late one (the machine too busy) as it is.
+            if due is None or self._clock() > due[1] + LATE:
+                return self._now()
+            return instant_text(due[1])
+
         try:
-            self.submit(match_id, seat, command, expected_version=state.version)
+            self.submit(match_id, seat, command, expected_version=state.version,
+                        stamp=on_the_beat)
         except VersionConflict:
             return False  # someone moved first; the turn is handed on again from there
         return True
 
-    def _due(self, match_id: str, version: int, bot: str) -> float | None:
-        """When the bot's move may be recorded: its pace after the event it answers.
+    def _due(self, match_id: str, version: int, bot: str) -> tuple[float, float] | None:
+        """Until when the bot may think, and when its move is recorded: its pace after the
+        event it answers. None: no pace, the bot thinks it through and moves at once.
 
         How long a bot takes to choose depends on its cards (one legal card is chosen at
         once), and the record's time and its arrival on the stream are public; so a paced
-        bot's move waits until this moment whatever it held. None: no pace, move at once.
+        bot's move waits until its due time whatever it held, and a search is cut short in
+        time to make it even when the machine is busy.
         """
         pace = self._pace.get(bot, 0.0)
         if pace <= 0:
             return None
         last = self.store.read(match_id, after=version - 1, limit=1)
-        return parse_instant(last[0].recorded_at) + pace if last else None
+        if not last:
+            return None
+        anchor = parse_instant(last[0].recorded_at)
+        return anchor + pace * THINKING_SHARE, anchor + pace
+
+    def _think(self, view: MatchView, policy: Policy, rng: Random, secret: Secret,
+               due: tuple[float, float] | None) -> Command | None:
+        """The bot's command, its search stopped at its thinking deadline if it has one."""
+        if due is None:
+            with self._thinking:
+                return bot_command(view, policy, rng, secret)
+        stop = due[0]
+
+        def drive(search: Iterator[Card]) -> Card:
+            best = next(search)
+            for best in search:  # noqa: B007 - the last card yielded is the answer
+                if self._clock() >= stop:
+                    break
+            return best
+
+        # A turn that cannot get a thinking slot by its deadline decides on one deal.
+        slot = self._thinking.acquire(timeout=max(0.0, stop - self._clock()))
+        try:
+            return bot_command(view, policy, rng, secret, drive)
+        finally:
+            if slot:
+                self._thinking.release()
 
     def _wait_until(self, due: float | None) -> None:
         if due is None:
@@ -445,8 +484,9 @@ class Game:
     # -- storage ------------------------------------------------------------------------
 
     def _append(self, match_id: str, events: list[Event], expected: int,
-                meta: dict[str, str] | None = None) -> list[StoredEvent]:
-        at = self._now()
+                meta: dict[str, str] | None = None,
+                stamp: Callable[[], str] | None = None) -> list[StoredEvent]:
+        at = (stamp or self._now)()
         new = []
         for event in events:
             data = to_data(event)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterator
 from random import Random
 from typing import Protocol
 
@@ -25,6 +27,22 @@ class Policy(Protocol):
     def choose_moon(self, view: MatchView, rng: Random) -> MoonRule: ...
 
 
+class Searching(Protocol):
+    """A policy whose choice of play is a search that can be stopped at any sampled deal."""
+
+    def searching(self, view: MatchView, rng: Random) -> Iterator[Card]: ...
+
+
+Drive = Callable[[Iterator[Card]], Card]
+"""Runs a search and takes its answer: to the end, or as far as its driver allows."""
+
+
+def to_the_end(search: Iterator[Card]) -> Card:
+    last = deque(search, maxlen=1)
+    assert last, "a search yields at least once"
+    return last[0]
+
+
 class UnknownPolicy(ValueError):
     """No bot of that name."""
 
@@ -45,9 +63,11 @@ def policy_named(name: str) -> Policy:
         raise UnknownPolicy(f"no bot named {name!r}; known: {', '.join(policies)}") from None
 
 
-def bot_command(view: MatchView, policy: Policy, rng: Random,
-                secret: Secret) -> PassCards | PlayCard | ChooseMoon | None:
-    """The command the view's seat gives now, or None when the match does not wait for it."""
+def bot_command(view: MatchView, policy: Policy, rng: Random, secret: Secret,
+                drive: Drive = to_the_end) -> PassCards | PlayCard | ChooseMoon | None:
+    """The command the view's seat gives now, or None when the match does not wait for it.
+
+    A policy that searches (the expert) is run by `drive`, which may stop it early."""
     you = view.you
     if you is None or you.seat not in view.to_act:
         return None
@@ -55,7 +75,9 @@ def bot_command(view: MatchView, policy: Policy, rng: Random,
     if view.status is Status.PASSING:
         return PassCards(you.seat, tuple(policy.choose_pass(view, rng)), secret, signature)
     if view.status is Status.PLAYING:
-        return PlayCard(you.seat, policy.choose_play(view, rng), secret, signature)
+        searching = getattr(policy, "searching", None)
+        card = drive(searching(view, rng)) if searching else policy.choose_play(view, rng)
+        return PlayCard(you.seat, card, secret, signature)
     if view.status is Status.MOON_CHOICE:
         return ChooseMoon(you.seat, policy.choose_moon(view, rng), secret, signature)
     return None

@@ -4,13 +4,16 @@ For every legal card it plays the same sampled deals out to the end of the round
 the card whose outcome is best on average: its own score against the others' mean, so that
 shooting the moon (and stopping one) counts as it should. Cards that play alike are tried
 once, and rounds of halving put the rollouts where the choice is close. Deterministic given
-`rng` and its iteration budget; how long it may think is the worker's business.
+`rng` and its iteration budget; how long it may think is its driver's business: the search
+yields its best card after every sampled deal, and a driver short of time stops early.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from random import Random
 
+from domain.bots.base import to_the_end
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.rollout import Hand, Table, rollout
@@ -40,31 +43,40 @@ class ExpertPolicy:
         return self._fallback.choose_moon(view, rng)
 
     def choose_play(self, view: MatchView, rng: Random) -> Card:
+        return to_the_end(self.searching(view, rng))
+
+    def searching(self, view: MatchView, rng: Random) -> Iterator[Card]:
+        """The search, one sampled deal at a time: after each, the best card so far; the
+        last is the choice. Whoever drives it may stop early and take the latest."""
         assert view.you is not None and view.trick is not None
         legal = sorted(view.you.legal)
         if len(legal) == 1:
-            return legal[0]
+            yield legal[0]
+            return
         me = view.you.seat
         k = knowledge(view)
         alive = distinct_plays(view, k, legal)
         if len(alive) == 1:
-            return alive[0]
+            yield alive[0]
+            return
         start = table_of(view, k)
         sampler = Sampler(view, k)
         totals = dict.fromkeys(alive, 0.0)
         # Successive halving: each round spends an equal share of the rollouts on the cards
         # still in the running, then drops the worse half, so the close calls among the best
-        # cards get the most deals.
+        # cards get the most deals. Every card still in the running has been tried on the
+        # same deals, so their totals compare at any moment.
         rounds = (len(alive) - 1).bit_length()
         for left in range(rounds, 0, -1):
             for _ in range(max(1, self.iterations // rounds // len(alive))):
                 hands = sampler.deal(rng)
                 for card in alive:  # the same deal for every card: only the card differs
                     totals[card] += outcome(view.rules, start, hands, me, card)
+                yield min(alive, key=lambda c: (totals[c], c.index))
             alive.sort(key=lambda c: (totals[c], c.index))
             if left > 1:
                 alive = alive[:(len(alive) + 1) // 2]
-        return alive[0]
+        yield alive[0]
 
 
 def distinct_plays(view: MatchView, k: Knowledge, legal: list[Card]) -> list[Card]:

@@ -135,3 +135,21 @@ def test_touching_spades_collapse_but_the_queen_never_does():
     hearts = [c for c in plays if c.suit.letter == "H"]
     assert [str(c) for c in hearts] == ["2H"]
     assert [str(c) for c in plays if c.suit.letter == "S"] == ["3S", "QS"]
+
+
+def test_the_search_yields_a_legal_card_after_every_deal_and_ends_on_its_choice():
+    state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")])
+    view = view_for(state, 2)
+    legal = legal_cards(state.round, state.rules, 2)
+    steps = list(ExpertPolicy(120).searching(view, Random(3)))
+    assert len(steps) > 10 and all(card in legal for card in steps)
+    assert steps[-1] == ExpertPolicy(120).choose_play(view, Random(3))
+
+
+def test_a_search_stopped_after_one_deal_still_gives_a_legal_command():
+    from domain.bots.base import bot_command
+
+    state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")])
+    command = bot_command(view_for(state, 2), ExpertPolicy(), Random(1), SECRET,
+                          drive=lambda search: next(search))
+    assert command.card in legal_cards(state.round, state.rules, 2)
