@@ -72,15 +72,16 @@ def value_at(data: Mapping[str, Any], path: str) -> Any:
     return node
 
 
-def _set_null(data: dict[str, Any], path: str) -> None:
+def put_at(data: dict[str, Any], path: str, value: Any) -> None:
+    """Put `value` at a dotted path that exists in `data`."""
     *parents, last = path.split(".")
     node: Any = data
     for part in parents:
         node = node[int(part)] if isinstance(node, list) else node[part]
     if isinstance(node, list):
-        node[int(last)] = None
+        node[int(last)] = value
     else:
-        node[last] = None
+        node[last] = value
 
 
 def _copy(value: Any) -> Any:
@@ -100,7 +101,7 @@ def with_hidden(data: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any
     out = _copy(dict(data))
     hidden = set(hidden)
     for path in hidden:
-        _set_null(out, path)
+        put_at(out, path, None)
     salts = {p: s for p, s in out.pop("salts", {}).items() if p not in hidden}
     if salts:
         out["salts"] = salts

@@ -71,14 +71,7 @@ class Attacker:
 def _with_mark(data: dict, path: str) -> str:
     guess = {k: v for k, v in data.items() if k != "salts"}
     guess = domain.sealing.with_hidden(guess, [])
-    *parents, last = path.split(".")
-    node = guess
-    for part in parents:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    if isinstance(node, list):
-        node[int(last)] = MARK
-    else:
-        node[last] = MARK
+    domain.sealing.put_at(guess, path, MARK)
     return canonical_json(guess)
 
 
