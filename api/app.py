@@ -12,10 +12,8 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from api import matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
-from eventstore import open_store
 from eventstore.open import DEFAULT_STORE
-from workers.dispatch import Dispatcher, InlineDispatcher
-from workers.service import Game
+from service.bootstrap import build_service
 
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
 
@@ -37,9 +35,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SSE_KEEPALIVE"] = settings.sse_keepalive
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    game = Game(open_store(settings.store), pace=settings.pace)
-    game.dispatcher = _dispatcher(settings, game)
-    app.extensions["cardems"] = game
+    service = build_service(settings.store, settings.bots, settings.queue, settings.pace,
+                            settings.bot_threads)
+    app.extensions["cardems"] = service
     problems.init_app(app)
     matches.init_app(app)
     stream.init_app(app)
@@ -47,24 +45,10 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonify(HealthOut().dump({
-            "status": "ok", "store": game.store.name,
-            "bots": game.dispatcher.name if game.dispatcher else "off"}))
+        return jsonify(HealthOut().dump(service.health()))
 
     @app.get("/openapi.yaml")
     def openapi() -> Response:
         return Response(OPENAPI.read_text(), mimetype="application/yaml")
 
     return app
-
-
-def _dispatcher(settings: Settings, game: Game) -> Dispatcher | None:
-    if settings.bots == "inline":
-        return InlineDispatcher(game.bot_turn, settings.bot_threads)
-    if settings.bots == "off":
-        return None
-    if settings.bots == "rq":
-        from workers.rq_dispatch import RqDispatcher
-
-        return RqDispatcher(settings.store, settings.queue)
-    raise ValueError(f"unknown bot dispatcher {settings.bots!r}: use inline or rq")

@@ -21,11 +21,9 @@ from api.responses import (
 from api.schemas import CreateMatchIn, EventsQuery, MoonIn, PassIn, PlayIn
 from domain.events import SeatSpec
 from domain.rules import MoonRule, Rules
-from domain.state import Match
-from domain.views import view_for, view_json
-from workers.errors import Unauthorized
-from workers.idempotency import MAX_KEY, Idempotency, WeakKey, check_creation_key
-from workers.service import Created, Game, Reply
+from service import MatchService, Reply
+from service.errors import Unauthorized
+from service.idempotency import MAX_KEY, Idempotency, WeakKey, check_creation_key
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
 KEY_PATTERN = re.compile(r"[!-~](?:[ -~]*[!-~])?")
@@ -37,7 +35,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-def game() -> Game:
+def service() -> MatchService:
     return current_app.extensions["cardems"]  # type: ignore[no-any-return]
 
 
@@ -80,7 +78,7 @@ def bearer() -> str | None:
 
 
 def acting_seat(match_id: str) -> int:
-    seat = game().seat_of(match_id, bearer())
+    seat = service().seat_of(match_id, bearer())
     if seat is None:
         raise Unauthorized("this needs a seat's bearer token")
     return seat
@@ -100,10 +98,6 @@ def if_match() -> int | None:
     return int(found.group(1))
 
 
-def view_response(match: Match, seat: int | None) -> Response:
-    return reply_response(view_json(view_for(match, seat)), match.version)
-
-
 def reply_response(view: dict[str, Any], version: int, status: int = 200,
                    schema: Schema = VIEW) -> Response:
     response = jsonify(schema.dump(view))
@@ -121,41 +115,31 @@ def create_match() -> Response:
     data = body(CreateMatchIn())
     seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
     rules = Rules.from_mapping(data["rules"])
-    key = idempotency(creation=True)
-    if key is None:
-        reply = _created(game().create(seats, rules, data["client_seed"], data["decks"]))
-    else:
-        reply = game().create_once(key, seats, rules, data["client_seed"], data["decks"],
-                                   _created)
+    reply = service().create_match(seats, rules, data["client_seed"], data["decks"],
+                                   idempotency(creation=True))
     response = reply_response(reply["view"], reply["version"], 201, CREATED)
     response.headers["Location"] = url_for("matches.get_match", match_id=reply["view"]["id"])
     return response
 
 
-def _created(created: Created) -> dict[str, Any]:
-    tokens = {str(seat): token for seat, token in created.tokens.items()}
-    view = {**view_json(view_for(created.match, None)), "tokens": tokens}
-    return {"view": view, "version": created.match.version}
-
-
 @bp.get("/<match_id>")
 def get_match(match_id: str) -> Response:
-    seat = game().seat_of(match_id, bearer())
-    return view_response(game().load(match_id), seat)
+    seat = service().seat_of(match_id, bearer())
+    return reply_response(*service().view(match_id, seat))
 
 
 @bp.post("/<match_id>/passes")
 def pass_cards(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(PassIn())
-    return moved(game().pass_cards(match_id, seat, data["cards"], if_match(), idempotency()))
+    return moved(service().pass_cards(match_id, seat, data["cards"], if_match(), idempotency()))
 
 
 @bp.post("/<match_id>/plays")
 def play_card(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(PlayIn())
-    return moved(game().play_card(match_id, seat, data["card"], if_match(), idempotency()))
+    return moved(service().play_card(match_id, seat, data["card"], if_match(), idempotency()))
 
 
 @bp.post("/<match_id>/moon")
@@ -163,14 +147,14 @@ def choose_moon(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(MoonIn())
     choice = MoonRule(data["choice"])
-    return moved(game().choose_moon(match_id, seat, choice, if_match(), idempotency()))
+    return moved(service().choose_moon(match_id, seat, choice, if_match(), idempotency()))
 
 
 @bp.get("/<match_id>/events")
 def events(match_id: str) -> Response:
-    seat = game().seat_of(match_id, bearer())
+    seat = service().seat_of(match_id, bearer())
     query = EventsQuery().load(request.args.to_dict())
-    items, now = game().events(match_id, seat, query["after"], query["limit"])
+    items, now = service().events(match_id, seat, query["after"], query["limit"])
     last = items[-1]["version"] if items else query["after"]
     more = last < now.version
     next_url = url_for("matches.events", match_id=match_id, after=last,
@@ -181,17 +165,17 @@ def events(match_id: str) -> Response:
 
 @bp.get("/<match_id>/verify")
 def verify(match_id: str) -> Response:
-    game().seat_of(match_id, bearer())
-    return jsonify(IntegrityReportOut().dump(game().verify(match_id)))
+    service().seat_of(match_id, bearer())
+    return jsonify(IntegrityReportOut().dump(service().verify(match_id)))
 
 
 @bp.get("/<match_id>/replay/<int:version>")
 def replay(match_id: str, version: int) -> Response:
-    seat = game().seat_of(match_id, bearer())
-    return jsonify(ReplayOut().dump(game().replay(match_id, version, seat)))
+    seat = service().seat_of(match_id, bearer())
+    return jsonify(ReplayOut().dump(service().replay(match_id, version, seat)))
 
 
 @bp.get("/<match_id>/rounds/<int:round_number>/tricks/<int:trick_number>")
 def audit(match_id: str, round_number: int, trick_number: int) -> Response:
-    game().seat_of(match_id, bearer())
-    return jsonify(TrickAuditOut().dump(game().audit(match_id, round_number, trick_number)))
+    service().seat_of(match_id, bearer())
+    return jsonify(TrickAuditOut().dump(service().audit(match_id, round_number, trick_number)))

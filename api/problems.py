@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalMove, InvalidCommand
 from domain.rules import InvalidRules
-from workers.errors import (
+from service.errors import (
     Forbidden,
     MatchNotFound,
     NotFound,
@@ -18,7 +18,7 @@ from workers.errors import (
     Unauthorized,
     VersionConflict,
 )
-from workers.idempotency import KeyReused
+from service.idempotency import KeyReused
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://cardems.example/problems/"

@@ -9,15 +9,12 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from api.matches import bearer, game
+from api.matches import bearer, service
 from api.problems import BadRequest
 from api.responses import EventOut
 from api.schemas import MAX_VERSION, StreamQuery
-from domain.state import Status
-from workers.service import Game
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/matches")
-PAGE = 100
 LAST_EVENT_ID = re.compile(r"[0-9]{1,10}")
 EVENT = EventOut()
 
@@ -31,20 +28,13 @@ def _message(item: dict[str, Any]) -> str:
     return f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n"
 
 
-def _events(game: Game, match_id: str, viewer: int | None, after: int,
-            keepalive: float) -> Iterator[str]:
+def _events(pages: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
     yield "retry: 2000\n\n"
-    while True:
-        items, now = game.events(match_id, viewer, after, PAGE)
-        for item in items:
-            yield _message(item)
-            after = item["version"]
-        if items:
-            continue
-        if now.status is Status.FINISHED and after >= now.version:
-            return
-        if not game.store.wait_for(match_id, after, keepalive):
+    for page in pages:
+        if not page:
             yield ": keep-alive\n\n"  # keeps proxies from closing an idle connection
+        for item in page:
+            yield _message(item)
 
 
 def _resume_point() -> int:
@@ -61,9 +51,9 @@ def _resume_point() -> int:
 
 @bp.get("/<match_id>/events/stream")
 def stream(match_id: str) -> Response:
-    viewer = game().seat_of(match_id, bearer())
+    viewer = service().seat_of(match_id, bearer())
     after = _resume_point()
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
-    body = _events(game(), match_id, viewer, after, keepalive)
+    body = _events(service().live(match_id, viewer, after, keepalive))
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -16,13 +16,13 @@ from domain.rules import MoonRule, Rules
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import open_store
+from service import MatchService
 from tests.http import Server
-from workers.service import Game
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
 
-def played_to(game: Game, version: int, rng: Random) -> tuple[str, str]:
+def played_to(game: MatchService, version: int, rng: Random) -> tuple[str, str]:
     """A match of four people moved at random until it holds `version` events."""
     created = game.create(PEOPLE, Rules(end_score=1000))
     match_id = created.match.id
@@ -57,7 +57,7 @@ def run(count: int = 1000) -> None:
     folder = Path(tempfile.mkdtemp(prefix="cardems-api-bench-"))
     url = f"sqlite:///{folder / 'bench.sqlite3'}"
     store = open_store(url)
-    game = Game(store)
+    game = MatchService(store)
     rng = Random(3)
     short = played_to(game, 60, rng)
     long = played_to(game, 1200, rng)

@@ -103,7 +103,7 @@ def _on_rq(store: str, queue: str) -> str:
     """Reply latency with bots on RQ: two `cardems worker`s, the queue on `queue`."""
     flags = ["--store", store, "--queue", queue, "--pace", "0"]  # the thinking alone
     server = Server(*flags)
-    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", *flags], cwd=ROOT,
+    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", *flags], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                for _ in range(2)]
     try:

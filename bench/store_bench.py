@@ -10,8 +10,8 @@ import time
 
 from domain.evolve import fold
 from eventstore import NewEvent, open_store
+from service import decode
 from tests.redis_server import scratch_redis
-from workers.service import decode
 
 SPAWN = multiprocessing.get_context("spawn")
 EVENT = {"seat": 2, "card": "QS", "bot": "heuristic/1"}

@@ -12,6 +12,7 @@ from domain.events import CardPlayed, Event, TrickTaken
 from domain.evolve import evolve
 from domain.legal import forbidden_cards, legal_cards
 from domain.state import Match, Round
+from domain.views import round_is_public
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 
@@ -56,8 +57,8 @@ def trick_audit(log: Sequence[Recorded], round_number: int, trick_number: int,
             break
     if not plays:
         return None
-    private = now.round_is_over(round_number)
-    return _report(round_number, trick_number, plays, broken_before, broken_in, taken, private)
+    public = round_is_public(now, round_number)  # hands are shown once they are everyone's
+    return _report(round_number, trick_number, plays, broken_before, broken_in, taken, public)
 
 
 def _play(rnd: Round, state: Match, event: CardPlayed, record: Recorded) -> dict[str, Any]:
@@ -73,14 +74,14 @@ def _play(rnd: Round, state: Match, event: CardPlayed, record: Recorded) -> dict
 
 def _report(round_number: int, trick_number: int, plays: list[dict[str, Any]],
             broken_before: bool | None, broken_in: int | None,
-            taken: tuple[TrickTaken, Recorded] | None, private: bool) -> dict[str, Any]:
+            taken: tuple[TrickTaken, Recorded] | None, public: bool) -> dict[str, Any]:
     led = plays[0]["card"][1]
-    if not private:
+    if not public:
         plays = [{k: p[k] for k in ("seat", "card", "version", "hash")} for p in plays]
     winner = taken[0].winner if taken else None
     return {
         "round": round_number, "trick": trick_number, "complete": taken is not None,
-        "round_over": private, "leader": plays[0]["seat"], "led_suit": SUIT_NAMES[led],
+        "round_over": public, "leader": plays[0]["seat"], "led_suit": SUIT_NAMES[led],
         "winner": winner, "points": taken[0].points if taken else None,
         "why_winner": _why(plays, winner, led) if taken else None,
         "hearts_broken_before": broken_before, "hearts_broken_in": broken_in,

@@ -146,13 +146,28 @@ def view_json(v: MatchView) -> dict[str, Any]:
     }
 
 
-def hidden_paths(event: Event, now: Match, viewer: int | None) -> list[str]:
-    """The sealed values of `event` that `viewer` may not see, given the match as it is `now`.
+def round_is_public(now: Match, round_number: int) -> bool:
+    """A round's secrets (its deal, passes, every hand in it) are everyone's once it is over.
+    Every reader of the past (the log, replays, the trick audit) asks this one question."""
+    return now.round_is_over(round_number)
 
-    A round's secrets (its deal and passes) become public once that round is over.
-    """
+
+def replay_json(then: Match, now: Match, viewer: int | None) -> dict[str, Any]:
+    """The view of the match as it stood `then`, redacted for `viewer` as it stands `now`,
+    with `hands`: each seat's hand at that moment where the viewer may see it now (its own,
+    or every hand of a round that is over)."""
+    view = view_json(view_for(then, viewer))
+    rnd = then.round
+    public = rnd is not None and round_is_public(now, rnd.number)
+    view["hands"] = [spell(rnd.hands[s]) if rnd and (public or s == viewer) else None
+                     for s in range(len(then.seats))]
+    return view
+
+
+def hidden_paths(event: Event, now: Match, viewer: int | None) -> list[str]:
+    """The sealed values of `event` that `viewer` may not see, given the match as it is `now`."""
     if not isinstance(event, RoundDealt | PassChosen | PassesExchanged) \
-            or now.round_is_over(event.round):
+            or round_is_public(now, event.round):
         return []
     if isinstance(event, RoundDealt):
         return [f"hands.{s}" for s in range(len(event.hands)) if s != viewer]

@@ -62,7 +62,7 @@ class Server:
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), *args]
+        command = [sys.executable, "-m", "cli.main", "serve", "--port", str(self.port), *args]
         self.process = subprocess.Popen(
             command, cwd=ROOT, env={**os.environ, **(env or {})},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -1,4 +1,5 @@
-"""Who computes bot turns: a small pool in the serving process, the embedded default."""
+"""Who computes bot turns: a small pool in the serving process, the embedded default (a
+`service.bot_turns.Dispatcher`)."""
 
 from __future__ import annotations
 
@@ -6,21 +7,10 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Protocol
 
 log = logging.getLogger(__name__)
 
 BotTurn = Callable[[str, int, int], object]
-
-
-class Dispatcher(Protocol):
-    """Hands a bot turn (match, seat, version) to whatever will compute it."""
-
-    name: str
-
-    def enqueue(self, match_id: str, seat: int, version: int) -> None: ...
-
-    def close(self) -> None: ...
 
 
 def job_id(match_id: str, seat: int, version: int) -> str:

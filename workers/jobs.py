@@ -8,8 +8,8 @@ import time
 from functools import lru_cache
 
 from eventstore import open_store
+from service import MatchService
 from workers.rq_dispatch import RqDispatcher, Turn
-from workers.service import Game
 
 PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (workers.pacing)
 CHAIN_SECONDS = 5.0  # how long one job may go on making a match's next bot moves itself
@@ -38,7 +38,7 @@ class Relay:
 
 
 @lru_cache(maxsize=4)
-def _game(store_url: str, queue_url: str) -> tuple[Game, Relay]:
+def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     """One service per store in a worker process, kept between turns.
 
     Only a cache: its connections are reused and its cached match states spare a full replay
@@ -47,7 +47,7 @@ def _game(store_url: str, queue_url: str) -> tuple[Game, Relay]:
     """
     relay = Relay(RqDispatcher(store_url, queue_url))
     pace = json.loads(os.environ.get(PACE_ENV, "{}"))
-    return Game(open_store(store_url), relay, pace=pace), relay
+    return MatchService(open_store(store_url), relay, pace=pace), relay
 
 
 def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: int = 0,
@@ -57,7 +57,7 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     Then make the match's next bot moves too, while each is the only turn waiting and the
     job is young. How many moves it made.
     """
-    game, relay = _game(store_url, queue_url or store_url)
+    service, relay = _service(store_url, queue_url or store_url)
     deadline = time.monotonic() + CHAIN_SECONDS
     turn: Turn | None = (match_id, seat, version, attempt)
     moves = 0
@@ -66,7 +66,7 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
         try:
             # A turn queued again (attempt > 0) may find its move made by a worker that died
             # before handing the match on: then it hands it on.
-            moves += game.bot_turn(*turn[:3], rerun=turn[3] > 0)
+            moves += service.bot_turn(*turn[:3], rerun=turn[3] > 0)
         finally:
             relay.keeping = False
         relay.rq.done(turn, then=relay.kept)  # a kept turn stays pending until it is made

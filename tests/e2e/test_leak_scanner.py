@@ -13,9 +13,9 @@ import re
 from domain.events import CardPlayed, MatchEnded, PassesExchanged, RoundDealt
 from domain.sealing import canonical_json, opens, public_form, value_at
 from eventstore import GENESIS_HASH, chain_hash, open_store
+from service import decode
 from tests.e2e.conftest import create, step, view
 from tests.http import call
-from workers.service import decode
 
 CARD = re.compile(r'"([2-9TJQKA][CDSH])"')
 VIEWERS = (None, 0, 1, 2, 3)

@@ -14,8 +14,8 @@ from domain.rules import Rules
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import open_store
-from workers.pacing import parse_instant, parse_pace
-from workers.service import Game, decode
+from service import MatchService, decode
+from service.pacing import parse_instant, parse_pace
 
 PACE = 0.05
 
@@ -23,7 +23,7 @@ PACE = 0.05
 @pytest.fixture
 def game(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 'events.sqlite3'}")
-    yield Game(store, pace={"random": PACE, "heuristic": PACE})
+    yield MatchService(store, pace={"random": PACE, "heuristic": PACE})
     store.close()
 
 
@@ -53,7 +53,7 @@ def test_no_bot_move_is_recorded_sooner_than_its_pace_one_legal_card_or_many(gam
 
 def test_without_a_pace_a_bot_moves_at_once(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 'events.sqlite3'}")
-    game = Game(store)
+    game = MatchService(store)
     match = game.create([SeatSpec(f"b{i}", "random") for i in range(4)], Rules()).match
     state = game.load(match.id)
     game.bot_turn(match.id, 0, state.version)

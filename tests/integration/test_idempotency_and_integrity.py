@@ -16,9 +16,10 @@ from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import GENESIS_HASH, chain_hash, open_store
 from eventstore.base import canonical
-from workers.errors import StillInProgress
-from workers.idempotency import CREATION_TTL, CREATIONS, Idempotency, KeyReused
-from workers.service import STALE_CLAIM, Game, decode
+from service import MatchService, decode
+from service.creations import STALE_CLAIM
+from service.errors import StillInProgress
+from service.idempotency import CREATION_TTL, CREATIONS, Idempotency, KeyReused
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
@@ -33,7 +34,7 @@ def backend(request, tmp_path):
 @pytest.fixture
 def game(backend):
     store = open_store(backend[1])
-    yield Game(store)
+    yield MatchService(store)
     store.close()
 
 
@@ -89,10 +90,6 @@ def test_a_refused_move_is_refused_again_on_retry_even_after_the_state_moved(gam
 STRONG = "6f1c2b9e-0d4a-4c8e-9b7f-2a5d3e8c1f40"
 
 
-def render(created):
-    return {"id": created.match.id, "tokens": {str(s): t for s, t in created.tokens.items()}}
-
-
 class Clock:
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         self.now = now
@@ -103,28 +100,27 @@ class Clock:
 
 def test_a_creation_retried_with_its_key_returns_the_same_match_and_tokens(game):
     clock = Clock()
-    game = Game(game.store, clock=clock)
+    game = MatchService(game.store, clock=clock)
     key = Idempotency.of(STRONG, {"seats": "..."})
-    first = game.create_once(key, PEOPLE, Rules(), "", (), render)
-    again = game.create_once(key, PEOPLE, Rules(), "", (), render)
+    first = game.create_match(PEOPLE, Rules(), "", (), key)
+    again = game.create_match(PEOPLE, Rules(), "", (), key)
     assert again == json.loads(json.dumps(first))
     sealed = game.store.get_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)))
-    assert sealed and all(t not in sealed for t in first["tokens"].values())
+    assert sealed and all(t not in sealed for t in first["view"]["tokens"].values())
     with pytest.raises(KeyReused):
-        game.create_once(Idempotency.of(STRONG, {"seats": "other"}), PEOPLE, Rules(), "",
-                         (), render)
+        game.create_match(PEOPLE, Rules(), "", (), Idempotency.of(STRONG, {"seats": "other"}))
 
 
 def test_a_creation_key_is_kept_24_hours_across_periods_and_not_after(game):
     start = (int(1_800_000_000 // CREATION_TTL) + 1) * CREATION_TTL - 5  # 5 s before a period
     clock = Clock(start)
-    game = Game(game.store, clock=clock)
+    game = MatchService(game.store, clock=clock)
     key = Idempotency.of(STRONG, {"seats": "..."})
-    first = game.create_once(key, PEOPLE, Rules(), "", (), render)
+    first = game.create_match(PEOPLE, Rules(), "", (), key)
     clock.now = start + CREATION_TTL - 1  # the next period, still within 24 h
-    assert game.create_once(key, PEOPLE, Rules(), "", (), render) == first
+    assert game.create_match(PEOPLE, Rules(), "", (), key) == first
     clock.now = start + CREATION_TTL + 1
-    assert game.create_once(key, PEOPLE, Rules(), "", (), render)["id"] != first["id"]
+    assert game.create_match(PEOPLE, Rules(), "", (), key)["view"]["id"] != first["view"]["id"]
 
 
 def matches_created(store) -> int:
@@ -138,14 +134,14 @@ def matches_created(store) -> int:
 
 def test_simultaneous_creations_with_one_key_store_one_match_and_all_get_its_reply(backend):
     stores = [open_store(backend[1]) for _ in range(6)]  # as six processes would
-    games = [Game(store) for store in stores]
+    games = [MatchService(store) for store in stores]
     key = Idempotency.of(STRONG, {"seats": "..."})
     start = threading.Barrier(len(games))
     replies: list = [None] * len(games)
 
     def create(i: int) -> None:
         start.wait()
-        replies[i] = games[i].create_once(key, PEOPLE, Rules(), "", (), render)
+        replies[i] = games[i].create_match(PEOPLE, Rules(), "", (), key)
 
     threads = [threading.Thread(target=create, args=(i,)) for i in range(len(games))]
     for thread in threads:
@@ -161,27 +157,27 @@ def test_simultaneous_creations_with_one_key_store_one_match_and_all_get_its_rep
 
 def test_a_claim_left_by_a_process_that_died_is_taken_over_for_the_same_match(game):
     clock = Clock()
-    game = Game(game.store, clock=clock)
+    game = MatchService(game.store, clock=clock)
     key = Idempotency.of(STRONG, {"seats": "..."})
     claim = key.record(None, at=clock.now - STALE_CLAIM - 1, match="abandoned-claim")
     game.store.put_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)),
                         key.seal(claim))
-    reply = game.create_once(key, PEOPLE, Rules(), "", (), render)
-    assert reply["id"] == "abandoned-claim"
-    assert game.create_once(key, PEOPLE, Rules(), "", (), render) == reply
+    reply = game.create_match(PEOPLE, Rules(), "", (), key)
+    assert reply["view"]["id"] == "abandoned-claim"
+    assert game.create_match(PEOPLE, Rules(), "", (), key) == reply
     assert matches_created(game.store) == 1
 
 
 def test_a_fresh_claim_not_finished_in_time_is_a_retry_later(game, monkeypatch):
-    monkeypatch.setattr("workers.service.CLAIM_PATIENCE", 0.05)
+    monkeypatch.setattr("service.creations.CLAIM_PATIENCE", 0.05)
     clock = Clock()
-    game = Game(game.store, clock=clock)
+    game = MatchService(game.store, clock=clock)
     key = Idempotency.of(STRONG, {"seats": "..."})
     claim = key.record(None, at=clock.now, match="in-progress")
     game.store.put_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)),
                         key.seal(claim))
     with pytest.raises(StillInProgress):
-        game.create_once(key, PEOPLE, Rules(), "", (), render)
+        game.create_match(PEOPLE, Rules(), "", (), key)
     assert matches_created(game.store) == 0
 
 
@@ -200,7 +196,7 @@ def test_a_retry_that_races_its_original_gets_the_original_reply(game, if_match)
             original.append(game.pass_cards(match.id, 0, cards, version, key))
         return "2026-12-03T00:00:00.000Z"
 
-    retry = Game(game.store, now=original_lands_first)
+    retry = MatchService(game.store, now=original_lands_first)
     again = retry.pass_cards(match.id, 0, cards, version, key)
     assert original and again == original[0]
     assert game.store.version(match.id) == match.version + 1
@@ -294,7 +290,7 @@ def test_an_edited_event_breaks_the_chain_at_its_version(backend, game):
     version = _first(game, match.id, "TrickTaken")
     tamper(backend, game, match.id, version,
            lambda d: {**d, "winner": (d["winner"] + 1) % 4}, rechain=False)
-    report = Game(game.store).verify(match.id)
+    report = MatchService(game.store).verify(match.id)
     assert report["chain_ok"] is False and report["ok"] is False
     assert report["first_bad_version"] == version
 
@@ -305,7 +301,7 @@ def test_a_forged_chain_still_fails_the_replay_at_the_edited_event(backend, game
     version = _first(game, match.id, "RoundScored")
     tamper(backend, game, match.id, version,
            lambda d: {**d, "scores": [0, 0, 0, 0]}, rechain=True)
-    report = Game(game.store).verify(match.id)
+    report = MatchService(game.store).verify(match.id)
     assert report["chain_ok"] is True
     assert report["replay_ok"] is False and report["ok"] is False
     assert report["first_bad_version"] == version
@@ -316,5 +312,5 @@ def test_a_forged_revealed_seed_fails_verification(backend, game):
     final = play_to_the_end(game, match.id)
     tamper(backend, game, match.id, final.version,
            lambda d: {**d, "server_seed": "00" * 32}, rechain=True)
-    report = Game(game.store).verify(match.id)
+    report = MatchService(game.store).verify(match.id)
     assert report["ok"] is False and report["first_bad_version"] == final.version

@@ -17,7 +17,7 @@ from tests.http import ROOT, Server, call
 def deployment(redis_url):
     # Two gunicorn processes on one Redis store; bot turns queued on RQ for two workers.
     server = Server("--store", redis_url, "--workers", "2")
-    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
                                  redis_url, "--pace", "0"], cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL) for _ in range(2)]
     yield server
@@ -104,7 +104,7 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
     from rq import Worker
 
     server = Server("--store", redis_url)
-    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
                                  redis_url, "--pace", "0.3"], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True) for _ in range(2)]
@@ -154,7 +154,7 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
     folder = Path(tempfile.mkdtemp(prefix="cardems-queue-"))
     queue = RedisServer(folder, fsync="everysec")
     server = Server("--store", redis_url, "--queue", queue.url)
-    workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--store",
+    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
                                  redis_url, "--queue", queue.url, "--pace", "0.02"], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                for _ in range(2)]

@@ -27,7 +27,7 @@ from domain.sealing import canonical_json
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import chain_hash, open_store
-from workers.service import Game, decode
+from service import MatchService, decode
 
 PEOPLE = tuple(SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee"))
 ALL_CARDS = [str(c) for c in sorted(DECK)]  # the order in which events spell cards
@@ -75,7 +75,7 @@ def _with_mark(data: dict, path: str) -> str:
     return canonical_json(guess)
 
 
-def attack_log(game: Game, match_id: str, viewer: int | None, attacker: Attacker) -> None:
+def attack_log(game: MatchService, match_id: str, viewer: int | None, attacker: Attacker) -> None:
     items, now = game.events(match_id, viewer, 0, 1000)
     truth = [decode(e) for e in game.store.read(match_id)]
     dealt_at = {}
@@ -107,7 +107,7 @@ def attack_log(game: Game, match_id: str, viewer: int | None, attacker: Attacker
         attacker.attack(item, f"hands.{seat}", candidates)
 
 
-def play_and_attack(game: Game, rules: Rules, seed: int) -> dict:
+def play_and_attack(game: MatchService, rules: Rules, seed: int) -> dict:
     match = game.create(PEOPLE, rules).match
     rng = Random(seed)
     attackers = {None: Attacker(), 2: Attacker()}
@@ -134,7 +134,7 @@ def play_and_attack(game: Game, rules: Rules, seed: int) -> dict:
 @pytest.fixture
 def game(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 'events.sqlite3'}")
-    yield Game(store)
+    yield MatchService(store)
     store.close()
 
 

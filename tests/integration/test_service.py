@@ -11,9 +11,9 @@ from domain.rules import Rules
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import open_store
+from service import MatchService, decode
+from service.errors import Forbidden, Unauthorized, VersionConflict
 from workers.dispatch import InlineDispatcher
-from workers.errors import Forbidden, Unauthorized, VersionConflict
-from workers.service import Game, decode
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
@@ -30,7 +30,7 @@ def store(request, tmp_path):
 
 @pytest.fixture
 def game(store):
-    return Game(store)
+    return MatchService(store)
 
 
 def test_four_people_passing_at_the_same_moment_all_succeed(game):
@@ -128,8 +128,8 @@ class Recorder:
 
 def test_a_rerun_of_a_turn_whose_mover_died_before_handing_on_hands_it_on(store):
     seats = [SeatSpec(f"b{i}", "heuristic") for i in range(4)]
-    match = Game(store).create(seats, Rules()).match
-    died = Game(store)  # moves, then "dies": nothing is handed on
+    match = MatchService(store).create(seats, Rules()).match
+    died = MatchService(store)  # moves, then "dies": nothing is handed on
     for seat in range(4):
         assert died.bot_turn(match.id, seat, match.version + seat)
     played = died.load(match.id)
@@ -137,7 +137,7 @@ def test_a_rerun_of_a_turn_whose_mover_died_before_handing_on_hands_it_on(store)
     # Any seat but the one holding the two of clubs, which is to lead now.
     passed = next(s for s in range(4) if s not in seats_to_act(played))
     recorder = Recorder()
-    game = Game(store, recorder)
+    game = MatchService(store, recorder)
     assert not game.bot_turn(match.id, passed, match.version + passed), "it has passed"
     assert recorder.turns == [], "a first run that finds its move made is a duplicate"
     assert not game.bot_turn(match.id, passed, match.version + passed, rerun=True)
@@ -145,7 +145,7 @@ def test_a_rerun_of_a_turn_whose_mover_died_before_handing_on_hands_it_on(store)
 
 
 def test_bots_play_on_their_own_until_a_person_must_act(store):
-    game = Game(store)
+    game = MatchService(store)
     dispatcher = InlineDispatcher(game.bot_turn)
     game.dispatcher = dispatcher
     seats = [SeatSpec(f"b{i}", "heuristic") for i in range(4)]

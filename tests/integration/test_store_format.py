@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from eventstore import NewEvent, StoreError, open_store
-from workers.service import Game
+from service import MatchService
 
 
 def old_store(path):
@@ -21,21 +21,21 @@ def old_store(path):
 def test_a_store_with_events_and_no_format_mark_is_refused(tmp_path):
     store = old_store(tmp_path / "old.sqlite3")
     with pytest.raises(StoreError, match="format 1"):
-        Game(store)
+        MatchService(store)
     store.close()
 
 
 def test_a_new_store_is_marked_and_opens_again(tmp_path):
     url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
-    Game(open_store(url))
-    Game(open_store(url))  # marked: no longer empty-and-unmarked, and not refused
+    MatchService(open_store(url))
+    MatchService(open_store(url))  # marked: no longer empty-and-unmarked, and not refused
 
 
 def test_serve_refuses_an_old_store_and_an_unknown_scheme_in_one_line(tmp_path):
     old_store(tmp_path / "old.sqlite3").close()
     for url, words in ((f"sqlite:///{tmp_path / 'old.sqlite3'}", "format 1"),
                        ("ftp://somewhere", "sqlite:///PATH")):
-        done = subprocess.run([sys.executable, "-m", "api.cli", "serve", "--store", url],
+        done = subprocess.run([sys.executable, "-m", "cli.main", "serve", "--store", url],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2
         assert words in done.stderr and done.stderr.count("\n") == 1, done.stderr

@@ -1,9 +1,9 @@
 from random import Random
 
+from cli.arena import chart, run_arena
 from domain.bots.base import policy_named
 from domain.bots.duplicate import duplicate_deal
 from domain.table import deck
-from workers.arena import chart, run_arena
 
 
 def test_a_duplicate_deal_hands_each_bot_every_seats_cards_once():

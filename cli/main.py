@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from domain.bots.base import BOT_LEVELS
 from eventstore.open import DEFAULT_STORE
-from workers.pacing import DEFAULT_PACE, parse_pace
+from service.pacing import DEFAULT_PACE, parse_pace
 
 QUEUE_HELP = ("redis://HOST:PORT/DB of the bots' RQ queue (default: the store's Redis); it"
               " need not sync to disk on every write")
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="processes playing deals side by side (the result does not change)")
     args = parser.parse_args(argv)
     if args.command == "arena":
-        from workers.arena import main as arena_main
+        from cli.arena import main as arena_main
 
         return arena_main(args.first, args.second, args.deals, args.seed, args.chart,
                           args.jobs)
@@ -104,7 +104,7 @@ def _store_problem(url: str) -> str | None:
     """Why the store cannot be served (a bad URL, an old event format), checked once before
     any worker starts; None when it can."""
     from eventstore import StoreError, open_store
-    from workers.service import ensure_format
+    from service.matches import ensure_format
 
     try:
         store = open_store(url)

@@ -1,0 +1,1 @@
+"""The `cardems` command: serve the API, run bot workers, play bots against each other."""

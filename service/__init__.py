@@ -1,0 +1,125 @@
+"""The application service: every edge (the HTTP API, the bot workers, the command line)
+goes through `MatchService`, so a bot's move and a person's take the same path and meet the
+same rules, versions and redaction.
+
+    matches.py      loading and appending a match, what is kept beside its events
+    commands.py     creating a match and a seat's moves; creations.py: idempotent creation
+    reads.py        views, the log, replays, audits, integrity reports, the live stream
+    bot_turns.py    handing turns to bots and making them, on their pace
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from domain.cards import Card
+from domain.events import SeatSpec
+from domain.rules import MoonRule, Rules
+from domain.state import Match
+from eventstore import EventStore
+from service.bot_turns import BotTurns, Dispatcher
+from service.commands import Commands, Created, Reply
+from service.creations import Creations
+from service.idempotency import Idempotency
+from service.matches import Matches, decode, utc_now
+from service.reads import Reads, event_item
+
+__all__ = ["Created", "Dispatcher", "MatchService", "Reply", "decode", "event_item"]
+
+
+class MatchService:
+    """One store's matches: commands, reads and bot turns, with one dispatcher for the bots."""
+
+    def __init__(self, store: EventStore, dispatcher: Dispatcher | None = None,
+                 now: Callable[[], str] = utc_now,
+                 entropy: Callable[[int], bytes] = secrets.token_bytes,
+                 clock: Callable[[], float] = time.time,
+                 pace: Mapping[str, float] | None = None, think_slots: int = 2,
+                 cache_size: int = 512) -> None:
+        self.matches = Matches(store, now, cache_size)
+        self.commands = Commands(self.matches, entropy)
+        self.creations = Creations(self.commands, clock)
+        self.reads = Reads(self.matches)
+        self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
+        self.commands.on_moved = self.bots.hand_off
+        self.bots.dispatcher = dispatcher
+
+    @property
+    def store(self) -> EventStore:
+        return self.matches.store
+
+    @property
+    def dispatcher(self) -> Dispatcher | None:
+        return self.bots.dispatcher
+
+    @dispatcher.setter
+    def dispatcher(self, dispatcher: Dispatcher | None) -> None:
+        self.bots.dispatcher = dispatcher
+
+    def health(self) -> dict[str, str]:
+        return {"status": "ok", "store": self.store.name,
+                "bots": self.dispatcher.name if self.dispatcher else "off"}
+
+    # -- commands -----------------------------------------------------------------------
+
+    def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
+               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None) -> Created:
+        return self.commands.create(seats, rules, client_seed, decks, match_id)
+
+    def create_match(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str,
+                     decks: Sequence[Sequence[Card]],
+                     idempotency: Idempotency | None = None) -> dict[str, Any]:
+        """The creation's reply (`view` with the tokens, `version`): once per key, if given."""
+        if idempotency is None:
+            return self.create(seats, rules, client_seed, decks).reply()
+        return self.creations.create_once(idempotency, seats, rules, client_seed, decks)
+
+    def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
+                   expected_version: int | None = None,
+                   idempotency: Idempotency | None = None) -> Reply:
+        return self.commands.pass_cards(match_id, seat, cards, expected_version, idempotency)
+
+    def play_card(self, match_id: str, seat: int, card: Card,
+                  expected_version: int | None = None,
+                  idempotency: Idempotency | None = None) -> Reply:
+        return self.commands.play_card(match_id, seat, card, expected_version, idempotency)
+
+    def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
+                    expected_version: int | None = None,
+                    idempotency: Idempotency | None = None) -> Reply:
+        return self.commands.choose_moon(match_id, seat, choice, expected_version,
+                                         idempotency)
+
+    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False) -> bool:
+        return self.bots.bot_turn(match_id, seat, version, rerun)
+
+    # -- reads --------------------------------------------------------------------------
+
+    def load(self, match_id: str) -> Match:
+        return self.matches.load(match_id)
+
+    def seat_of(self, match_id: str, token: str | None) -> int | None:
+        return self.matches.seat_of(match_id, token)
+
+    def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
+        return self.reads.view(match_id, viewer)
+
+    def events(self, match_id: str, viewer: int | None, after: int = 0,
+               limit: int = 100) -> tuple[list[dict[str, Any]], Match]:
+        return self.reads.events(match_id, viewer, after, limit)
+
+    def live(self, match_id: str, viewer: int | None, after: int,
+             keepalive: float) -> Iterator[list[dict[str, Any]]]:
+        return self.reads.live(match_id, viewer, after, keepalive)
+
+    def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:
+        return self.reads.replay(match_id, version, viewer)
+
+    def audit(self, match_id: str, round_number: int, trick_number: int) -> dict[str, Any]:
+        return self.reads.audit(match_id, round_number, trick_number)
+
+    def verify(self, match_id: str) -> dict[str, Any]:
+        return self.reads.verify(match_id)

@@ -1,0 +1,37 @@
+"""Put a service together: its store, and the dispatcher its bot turns go to. The one place
+that knows which adapters exist; the edges ask it for a ready service."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from eventstore import open_store
+from service import MatchService
+from service.bot_turns import Dispatcher
+
+BOT_DISPATCHERS = ("inline", "rq", "off")
+
+
+def build_service(store_url: str, bots: str = "inline", queue_url: str | None = None,
+                  pace: Mapping[str, float] | None = None,
+                  bot_threads: int = 16) -> MatchService:
+    """A service on the store at `store_url`, its bot turns run `bots`: on a thread pool in
+    this process (inline), queued on Redis for `cardems worker`s (rq), or nowhere (off)."""
+    if bots not in BOT_DISPATCHERS:
+        raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
+    service = MatchService(open_store(store_url), pace=pace)
+    service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
+    return service
+
+
+def _dispatcher(service: MatchService, bots: str, store_url: str, queue_url: str | None,
+                bot_threads: int) -> Dispatcher | None:
+    if bots == "inline":
+        from workers.dispatch import InlineDispatcher
+
+        return InlineDispatcher(service.bot_turn, bot_threads)
+    if bots == "rq":
+        from workers.rq_dispatch import RqDispatcher
+
+        return RqDispatcher(store_url, queue_url)
+    return None

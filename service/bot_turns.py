@@ -1,0 +1,149 @@
+"""Bot turns: handed to a dispatcher when a move leaves a bot to act, and made here, on the
+bot's pace, by whoever the dispatcher runs them on (a thread beside the API, an RQ worker)."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from random import Random
+from typing import Protocol
+
+from domain.bots.base import Policy, bot_command, policy_named
+from domain.cards import Card
+from domain.commands import Command, Secret
+from domain.state import Match
+from domain.views import MatchView, seats_to_act, view_for
+from service.commands import Commands
+from service.errors import VersionConflict
+from service.matches import Matches
+from service.pacing import instant_text, parse_instant
+
+log = logging.getLogger(__name__)
+
+THINKING_SHARE = 0.75  # of a paced bot's time goes to thinking; the rest is its margin
+LATE = 0.05  # seconds past its due time after which a paced move is recorded as late
+
+
+class Dispatcher(Protocol):
+    """Hands a bot turn (match, seat, version) to whatever will compute it."""
+
+    name: str
+
+    def enqueue(self, match_id: str, seat: int, version: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+Due = tuple[float, float]  # until when a paced bot may think, and when its move is recorded
+
+
+class BotTurns:
+    def __init__(self, matches: Matches, commands: Commands,
+                 pace: Mapping[str, float] | None = None, think_slots: int = 2,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.matches = matches
+        self.commands = commands
+        self.dispatcher: Dispatcher | None = None
+        self._pace = dict(pace or {})
+        self._thinking = threading.BoundedSemaphore(think_slots)  # bots that think at once
+        self._clock = clock
+
+    def hand_off(self, state: Match) -> None:
+        """Queue a turn for every bot the match now waits for."""
+        if self.dispatcher is None:
+            return
+        for seat in seats_to_act(state):
+            if state.seats[seat].bot is None:
+                continue
+            try:
+                self.dispatcher.enqueue(state.id, seat, state.version)
+            except Exception:  # the move is stored; a failed hand-off must not undo the reply
+                log.exception("could not hand seat %s of %s to the bots", seat, state.id)
+
+    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False) -> bool:
+        """Let the bot in `seat` act if the match still waits for it; harmless if run twice.
+
+        A `rerun` is a turn queued again because whoever ran it first went quiet. That one
+        may have died after its move was stored but before it handed the match on, so a
+        rerun that finds its move made hands the match on from where it stands now.
+        """
+        state = self.matches.load(match_id)
+        bot = state.seats[seat].bot
+        if bot is None or seat not in seats_to_act(state):
+            if rerun:
+                self.hand_off(state)
+            return False
+        policy = policy_named(bot)
+        rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
+        view = view_for(state, seat)
+        due = self._due(match_id, state.version, bot)
+
+        def command(secret: Secret) -> Command:
+            chosen = self._think(view, policy, rng, secret, due)
+            assert chosen is not None, "the seat was checked to be waited for"
+            self._wait_until(due[1] if due else None)
+            return chosen
+
+        def on_the_beat() -> str:
+            # A paced move is recorded at its due time to the millisecond, not at the moment
+            # its write began a little after: a late one (the machine too busy) as it is.
+            if due is None or self._clock() > due[1] + LATE:
+                return self.matches.now()
+            return instant_text(due[1])
+
+        try:
+            self.commands.submit(match_id, seat, command, expected_version=state.version,
+                                 stamp=on_the_beat)
+        except VersionConflict:
+            return False  # someone moved first; the turn is handed on again from there
+        return True
+
+    def _due(self, match_id: str, version: int, bot: str) -> Due | None:
+        """Until when the bot may think, and when its move is recorded: its pace after the
+        event it answers. None: no pace, the bot thinks it through and moves at once.
+
+        How long a bot takes to choose depends on its cards (one legal card is chosen at
+        once), and the record's time and its arrival on the stream are public; so a paced
+        bot's move waits until its due time whatever it held, and a search is cut short in
+        time to make it even when the machine is busy.
+        """
+        pace = self._pace.get(bot, 0.0)
+        if pace <= 0:
+            return None
+        last = self.matches.store.read(match_id, after=version - 1, limit=1)
+        if not last:
+            return None
+        anchor = parse_instant(last[0].recorded_at)
+        return anchor + pace * THINKING_SHARE, anchor + pace
+
+    def _think(self, view: MatchView, policy: Policy, rng: Random, secret: Secret,
+               due: Due | None) -> Command | None:
+        """The bot's command, its search stopped at its thinking deadline if it has one."""
+        if due is None:
+            with self._thinking:
+                return bot_command(view, policy, rng, secret)
+        stop = due[0]
+
+        def drive(search: Iterator[Card]) -> Card:
+            best = next(search)
+            for best in search:  # noqa: B007 - the last card yielded is the answer
+                if self._clock() >= stop:
+                    break
+            return best
+
+        # A turn that cannot get a thinking slot by its deadline decides on one deal.
+        slot = self._thinking.acquire(timeout=max(0.0, stop - self._clock()))
+        try:
+            return bot_command(view, policy, rng, secret, drive)
+        finally:
+            if slot:
+                self._thinking.release()
+
+    def _wait_until(self, due: float | None) -> None:
+        if due is None:
+            return
+        while (left := due - self._clock()) > 0:
+            time.sleep(left)

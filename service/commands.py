@@ -1,0 +1,166 @@
+"""Commands: create a match, and a seat's moves; each decided by the domain, then appended."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.bots.base import policy_named
+from domain.cards import Card
+from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.decide import decide
+from domain.errors import IllegalMove, Violation
+from domain.events import Event, SeatSpec
+from domain.evolve import fold
+from domain.rules import MoonRule, Rules
+from domain.state import Match
+from domain.views import view_for, view_json
+from eventstore import ConcurrencyError
+from service.errors import VersionConflict
+from service.idempotency import Idempotency
+from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
+
+RETRIES = 8
+
+
+def new_match_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a move answers: the mover's view after it, at that version."""
+
+    view: dict[str, Any]
+    version: int
+
+    def as_record(self) -> dict[str, Any]:
+        return {"view": self.view, "version": self.version}
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    match: Match
+    tokens: dict[int, str]
+
+    def reply(self) -> dict[str, Any]:
+        """What a creation answers: the spectator's view, the people's tokens (shown only
+        here), at the match's version."""
+        tokens = {str(seat): token for seat, token in self.tokens.items()}
+        view = {**view_json(view_for(self.match, None)), "tokens": tokens}
+        return {"view": view, "version": self.match.version}
+
+
+def _replayed(record: dict[str, Any]) -> Reply:
+    if "refused" in record:
+        raise IllegalMove(Violation(record["refused"]), record["detail"])
+    return Reply(record["view"], record["version"])
+
+
+class Commands:
+    """Every change to a match goes through here, a bot's as a person's."""
+
+    def __init__(self, matches: Matches, entropy: Callable[[int], bytes] = secrets.token_bytes,
+                 on_moved: Callable[[Match], None] = lambda _: None) -> None:
+        self.matches = matches
+        self._entropy = entropy
+        self.on_moved = on_moved  # hands the match to its bots, if any now must act
+
+    def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
+               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None) -> Created:
+        """A new match: the seed drawn here, the tokens shown once and kept only as hashes."""
+        for seat in seats:
+            if seat.bot is not None:
+                policy_named(seat.bot)
+        match_id = match_id or new_match_id()
+        secret = Secret(self._entropy(32), tuple(tuple(d) for d in decks))
+        command = CreateMatch(match_id, tuple(seats), rules, client_seed, secret,
+                              self.matches.now())
+        events = decide(None, command)
+        tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.bot is None}
+        meta = {"secret": secret_json(secret),
+                "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()})}
+        self.matches.append(match_id, events, 0, meta)
+        for token in tokens.values():
+            self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
+        match = self.matches.load(match_id)
+        self.on_moved(match)
+        return Created(match, tokens)
+
+    def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
+                   expected_version: int | None = None,
+                   idempotency: Idempotency | None = None) -> Reply:
+        return self.submit(match_id, seat, lambda secret: PassCards(seat, tuple(cards), secret),
+                           expected_version, idempotency)
+
+    def play_card(self, match_id: str, seat: int, card: Card,
+                  expected_version: int | None = None,
+                  idempotency: Idempotency | None = None) -> Reply:
+        return self.submit(match_id, seat, lambda secret: PlayCard(seat, card, secret),
+                           expected_version, idempotency)
+
+    def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
+                    expected_version: int | None = None,
+                    idempotency: Idempotency | None = None) -> Reply:
+        return self.submit(match_id, seat, lambda secret: ChooseMoon(seat, choice, secret),
+                           expected_version, idempotency)
+
+    def submit(self, match_id: str, seat: int, command: Callable[[Secret], Command],
+               expected_version: int | None = None,
+               idempotency: Idempotency | None = None,
+               stamp: Callable[[], str] | None = None) -> Reply:
+        """Decide and append; on a race, decide again on the new state unless If-Match.
+
+        The reply is the seat's view after the move. With an Idempotency-Key, the reply (or
+        the refusal) is stored with the events, and a retry gets it back, appending nothing;
+        a retry that lost a race to its original finds the reply on its next pass, before
+        If-Match is looked at. `stamp` gives the events' recorded_at (default: now).
+        """
+        secret = self.matches.secret(match_id)
+        slot = idempotency.slot(seat) if idempotency else None
+        for _ in range(RETRIES):
+            state = self.matches.load(match_id)
+            if idempotency and slot:
+                stored = self.matches.store.get_meta(match_id, slot)
+                if stored is not None:
+                    return _replayed(idempotency.replay(stored))
+            if expected_version is not None and state.version != expected_version:
+                raise VersionConflict(expected_version, state.version)
+            events = self._decide(state, command(secret), idempotency, slot)
+            reply = self._try_append(state, seat, events, idempotency, slot, stamp)
+            if reply is not None:
+                return reply
+            if expected_version is not None and not slot:
+                raise VersionConflict(expected_version, self.matches.store.version(match_id))
+        raise VersionConflict(state.version, self.matches.store.version(match_id))
+
+    def _decide(self, state: Match, command: Command, idempotency: Idempotency | None,
+                slot: str | None) -> list[Event]:
+        """The command's events; a refusal under an Idempotency-Key is kept for its retries."""
+        try:
+            return decide(state, command)
+        except IllegalMove as refusal:
+            if idempotency and slot:
+                refused = {"refused": refusal.code.value, "detail": refusal.detail}
+                self.matches.store.put_meta(state.id, slot, idempotency.record(refused),
+                                            if_absent=True)
+            raise
+
+    def _try_append(self, state: Match, seat: int, events: list[Event],
+                    idempotency: Idempotency | None, slot: str | None,
+                    stamp: Callable[[], str] | None) -> Reply | None:
+        """The mover's reply once the events are stored; None if another move came first."""
+        after = fold(events, state)
+        assert after is not None
+        reply = Reply(view_json(view_for(after, seat)), after.version)
+        meta = {slot: idempotency.record(reply.as_record())} if idempotency and slot else None
+        try:
+            self.matches.append(state.id, events, state.version, meta, stamp)
+        except ConcurrencyError:
+            return None
+        self.matches.remember(after)
+        self.on_moved(after)
+        return reply

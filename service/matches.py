@@ -1,0 +1,134 @@
+"""Matches as event streams: load (from a cache and the events after it), append (sealed
+values left out of the hash), and what is kept beside the events (the secret, token hashes)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from domain.cards import parse_card
+from domain.codec import event_type, from_data, to_data
+from domain.commands import Secret
+from domain.events import Event
+from domain.evolve import fold
+from domain.sealing import public_form
+from domain.state import Match
+from eventstore import EventStore, NewEvent, StoredEvent, StoreError
+from service.errors import Forbidden, MatchNotFound, Unauthorized
+from service.kept import Kept
+
+TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
+FORMAT_STREAM, FORMAT_KEY = "$store", "format"
+# 2: hidden values enter the hash chain only as salted commitments (`sealed`, `salts`).
+EVENT_FORMAT = "2"
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def decode(stored: StoredEvent) -> Event:
+    return from_data(stored.type, stored.data)
+
+
+def ensure_format(store: EventStore) -> None:
+    """Refuse a store written in another event format; mark a new one with ours.
+
+    Events of format 1 hashed hidden cards in the clear, so their chain cannot be shown
+    without giving the cards away: such a store is refused, not migrated.
+    """
+    found = store.get_meta(FORMAT_STREAM, FORMAT_KEY)
+    if found == EVENT_FORMAT:
+        return
+    if found is None and store.is_empty():
+        store.put_meta(FORMAT_STREAM, FORMAT_KEY, EVENT_FORMAT, if_absent=True)
+        if store.get_meta(FORMAT_STREAM, FORMAT_KEY) == EVENT_FORMAT:
+            return
+        found = store.get_meta(FORMAT_STREAM, FORMAT_KEY)
+    raise StoreError(f"this {store.name} store holds events of format {found or '1'}; this "
+                     f"version reads and writes format {EVENT_FORMAT} only: start it on a new "
+                     "store (another --store) or keep the old version for the old one")
+
+
+def secret_json(secret: Secret) -> str:
+    return json.dumps({"server_seed": secret.server_seed.hex(),
+                       "decks": [[str(c) for c in d] for d in secret.decks]})
+
+
+def _secret_from(text: str) -> Secret:
+    data = json.loads(text)
+    return Secret(bytes.fromhex(data["server_seed"]),
+                  tuple(tuple(parse_card(c) for c in d) for d in data["decks"]))
+
+
+class Matches:
+    """One store's matches, with their states, secrets and token hashes kept per process."""
+
+    def __init__(self, store: EventStore, now: Callable[[], str] = utc_now,
+                 cache_size: int = 512) -> None:
+        ensure_format(store)
+        self.store = store
+        self.now = now
+        self._states: Kept[Match] = Kept(cache_size)
+        self._tokens: Kept[dict[str, int]] = Kept(cache_size)
+        self._secrets: Kept[Secret] = Kept(cache_size)
+
+    def load(self, match_id: str) -> Match:
+        """The match now: the kept state and only the events after it."""
+        cached = self._states.get(match_id)
+        stored = self.store.read(match_id, after=cached.version if cached else 0)
+        if cached is None and not stored:
+            raise MatchNotFound(match_id)
+        state = fold((decode(e) for e in stored), cached)
+        assert state is not None
+        self.remember(state)
+        return state
+
+    def remember(self, state: Match) -> None:
+        self._states.put(state.id, state, replaces=lambda known: known.version < state.version)
+
+    def seat_of(self, match_id: str, token: str | None) -> int | None:
+        """The seat a bearer token sits in (None: a spectator), else Unauthorized/Forbidden."""
+        if match_id not in self._states:
+            self.load(match_id)  # raises MatchNotFound, before any word about the token
+        if token is None:
+            return None
+        digest = token_hash(token)
+        for known, seat in self._seat_tokens(match_id).items():
+            if hmac.compare_digest(known, digest):
+                return seat
+        if self.store.get_meta(TOKEN_INDEX, digest) is not None:
+            raise Forbidden("this token belongs to another match")
+        raise Unauthorized("unknown token")
+
+    def _seat_tokens(self, match_id: str) -> dict[str, int]:
+        """Token hash -> seat."""
+        return self._tokens.get_or_load(match_id, lambda: json.loads(
+            self.store.get_meta(match_id, "tokens") or "{}"))
+
+    def secret(self, match_id: str) -> Secret:
+        def read() -> Secret:
+            text = self.store.get_meta(match_id, "secret")
+            if text is None:
+                raise MatchNotFound(match_id)
+            return _secret_from(text)
+
+        return self._secrets.get_or_load(match_id, read)
+
+    def append(self, match_id: str, events: Sequence[Event], expected: int,
+               meta: dict[str, str] | None = None,
+               stamp: Callable[[], str] | None = None) -> list[StoredEvent]:
+        """Append with the version check; the hash chain covers each event's public form."""
+        at = (stamp or self.now)()
+        new = []
+        for event in events:
+            data = to_data(event)
+            new.append(NewEvent(event_type(event), data, at, public_form(data)))
+        return self.store.append(match_id, new, expected, meta)

@@ -1,0 +1,86 @@
+"""Reads: every view, event page, replay, audit, integrity report and live stream of a match,
+each as its reader may see it now (the domain's views decide what that is)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from domain.audit import Recorded, trick_audit
+from domain.evolve import fold
+from domain.state import Match, Status
+from domain.views import event_json, replay_json, view_for, view_json
+from eventstore import StoredEvent
+from service import integrity
+from service.errors import MatchNotFound, NotFound
+from service.matches import Matches, decode
+
+
+class Reads:
+    def __init__(self, matches: Matches) -> None:
+        self.matches = matches
+        self.store = matches.store
+
+    def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
+        """The match as `viewer` may see it now, and its version."""
+        match = self.matches.load(match_id)
+        return view_json(view_for(match, viewer)), match.version
+
+    def events(self, match_id: str, viewer: int | None, after: int = 0,
+               limit: int = 100) -> tuple[list[dict[str, Any]], Match]:
+        """The log after `after` as `viewer` may see it now."""
+        now = self.matches.load(match_id)
+        page = [e for e in self.store.read(match_id, after, limit) if e.version <= now.version]
+        return [event_item(e, now, viewer) for e in page], now
+
+    def live(self, match_id: str, viewer: int | None, after: int,
+             keepalive: float) -> Iterator[list[dict[str, Any]]]:
+        """The log after `after`, then each new event as it is appended, a page at a time; an
+        empty page when `keepalive` seconds pass with nothing new. Ends after the last event
+        of a finished match."""
+        while True:
+            items, now = self.events(match_id, viewer, after)
+            if items:
+                after = items[-1]["version"]
+                yield items
+                continue
+            if now.status is Status.FINISHED and after >= now.version:
+                return
+            if not self.store.wait_for(match_id, after, keepalive):
+                yield []
+
+    def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:
+        """The view after `version` events, redacted for `viewer` as the match stands now."""
+        now = self.matches.load(match_id)
+        if not 1 <= version <= now.version:
+            raise NotFound(f"the match has {now.version} events, not {version}")
+        then = fold(decode(e) for e in self.store.read(match_id, 0, version))
+        assert then is not None
+        return replay_json(then, now, viewer)
+
+    def audit(self, match_id: str, round_number: int, trick_number: int) -> dict[str, Any]:
+        """The audit of one trick, with the hash chain checked up to its last event."""
+        now = self.matches.load(match_id)
+        stored = self.store.read(match_id)
+        log = [Recorded(e.version, e.hash, decode(e)) for e in stored]
+        report = trick_audit(log, round_number, trick_number, now)
+        if report is None:
+            raise NotFound(f"round {round_number} has no trick {trick_number} yet")
+        last = report.pop("taken_version") or report["plays"][-1]["version"]
+        report["chain_ok"] = integrity.first_broken_link(stored[:last]) is None
+        return report
+
+    def verify(self, match_id: str) -> dict[str, Any]:
+        """The integrity report, read afresh from the store (never from the cache)."""
+        stored = self.store.read(match_id)
+        if not stored:
+            raise MatchNotFound(match_id)
+        return integrity.report(stored, self.matches.secret(match_id))
+
+
+def event_item(stored: StoredEvent, now: Match, viewer: int | None) -> dict[str, Any]:
+    """One stored event as `viewer` may see it, given the match as it is `now`."""
+    return {"version": stored.version, "type": stored.type,
+            "data": event_json(decode(stored), now, viewer),
+            "recorded_at": stored.recorded_at, "hash": stored.hash,
+            "prev_hash": stored.prev_hash}
