@@ -1,5 +1,6 @@
-"""Response bodies: each reply is dumped through its schema, so its shape is declared here
-once (and matches openapi.yaml, which the contract tests check against the running app)."""
+"""Response bodies, each dumped through its schema. Their shape is the one openapi.yaml
+declares: tests/unit/test_view_shape.py checks these schemas and the domain's view against it
+field by field, and the contract tests check the running app."""
 
 from __future__ import annotations
 
