@@ -15,7 +15,8 @@ from api.responses import HealthOut
 from eventstore.open import DEFAULT_STORE
 from service.bootstrap import build_service
 
-OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+# The contract, shipped in the package (api/openapi.yaml links to the one at the top).
+OPENAPI = Path(__file__).parent / "openapi.yaml"
 
 
 @dataclass(frozen=True)

@@ -89,9 +89,8 @@ def main(first: str, second: str, deals: int, seed: int, chart_path: str | None,
     for standing in (a, b):
         print(f"  {standing.name:10s} {standing.per_hand:6.2f} ± {standing.ci95:.2f}"
               " points per hand")
-    gap = statistics.fmean(differences)
-    gap_ci = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences))
-    print(f"  {a.name} - {b.name}: {gap:+.2f} ± {gap_ci:.2f} per hand;"
+    gap = _standing("difference", differences)  # one deal: no spread to speak of, ± 0
+    print(f"  {a.name} - {b.name}: {gap.per_hand:+.2f} ± {gap.ci95:.2f} per hand;"
           f" ratio {a.per_hand / b.per_hand:.2f}")
     if chart_path:
         chart(a, b, Path(chart_path))

@@ -59,12 +59,14 @@ def _reply(status: int, headers: Any, raw: bytes) -> Reply:
 class Server:
     """`cardems serve` in its own process, on a free port, until stopped."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None,
+                 python: str = sys.executable, cwd: Path = ROOT,
+                 clean_env: bool = False) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "cli.main", "serve", "--port", str(self.port), *args]
+        command = [python, "-m", "cli.main", "serve", "--port", str(self.port), *args]
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env={**os.environ, **(env or {})},
+            command, cwd=cwd, env={**({} if clean_env else os.environ), **(env or {})},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self._wait_ready()
 

@@ -1,18 +1,33 @@
 from random import Random
 
+import pytest
+
 from cli.arena import chart, run_arena
+from cli.arena import main as arena_main
 from domain.bots.base import policy_named
 from domain.bots.duplicate import duplicate_deal
 from domain.table import deck
 
 
-def test_a_duplicate_deal_hands_each_bot_every_seats_cards_once():
-    rng = Random(3)
+@pytest.mark.parametrize("seed", range(6))
+def test_a_duplicate_deal_hands_each_bot_every_seats_cards_once(seed):
+    """The same deterministic bot on both sides plays both rotations alike, so each side
+    scores the round's points once over its two turns at every seat: the two sides tie. Were
+    a side to keep the same seats in both rotations, it would score what those seats took
+    twice, and the sides would differ."""
+    rng = Random(seed)
     cards = list(deck())
     rng.shuffle(cards)
-    result = duplicate_deal((policy_named("random"), policy_named("random")), cards, 1, rng)
-    # Each rotation scores 26 points, or 78 when someone shoots the moon.
-    assert sum(result.points) in (52, 104, 156)
+    result = duplicate_deal((policy_named("heuristic"), policy_named("heuristic")), cards, 4,
+                            rng)
+    assert result.points[0] == result.points[1]
+    assert sum(result.points) in (52, 104, 156)  # 26 a rotation, 78 when the moon is shot
+
+
+def test_the_arena_runs_with_a_single_deal(capsys):
+    assert arena_main("heuristic", "random", 1, seed=2, chart_path=None) == 0
+    out = capsys.readouterr().out
+    assert "1 duplicate deals" in out and "± 0.00 per hand" in out
 
 
 def test_the_same_seed_gives_the_same_tournament_whatever_the_processes():

@@ -1,0 +1,44 @@
+"""A wheel built from the source and installed in a fresh virtual environment serves the
+contract and its browsable page: nothing it needs is left behind in the source tree."""
+
+from __future__ import annotations
+
+import os
+import site
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from tests.http import ROOT, Server, call
+
+
+def test_an_installed_wheel_serves_the_contract_and_its_page(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                    "--no-build-isolation", "--wheel-dir", str(dist), str(ROOT)],
+                   check=True, timeout=300, cwd=tmp_path)
+    wheel = next(dist.glob("cardems-*.whl"))
+    fresh = tmp_path / "venv"
+    venv.create(fresh, with_pip=False)
+    python = fresh / "bin" / "python"
+    target = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                             "['purelib'])"], capture_output=True, text=True, check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", target.stdout.strip(), str(wheel)], check=True, timeout=300)
+    # The wheel's own code, with the libraries it depends on taken from this environment
+    # (not from the source tree, which must stay out of the way: cwd elsewhere).
+    libraries = os.pathsep.join(site.getsitepackages())
+    env = {"PYTHONPATH": libraries, "PATH": os.environ.get("PATH", "")}
+    server = Server("--store", f"sqlite:///{tmp_path / 'events.sqlite3'}", "--bots", "off",
+                    python=str(python), cwd=tmp_path, env=env, clean_env=True)
+    try:
+        where = subprocess.run([str(python), "-c", "import api; print(api.__file__)"],
+                               capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert Path(where.stdout.strip()).is_relative_to(fresh), where.stdout + where.stderr
+        spec = call(server.base, "GET", "/openapi.yaml")
+        assert spec.status == 200 and spec.body.startswith("openapi:")
+        page = call(server.base, "GET", "/docs/")
+        assert page.status == 200 and "swagger" in page.body.lower()
+    finally:
+        server.stop()
