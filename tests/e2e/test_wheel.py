@@ -4,6 +4,7 @@ contract and its browsable page: nothing it needs is left behind in the source t
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -14,9 +15,13 @@ from tests.http import ROOT, Server, call
 
 
 def test_an_installed_wheel_serves_the_contract_and_its_page(tmp_path):
+    source = tmp_path / "source"  # the tracked files only: no build left over from before
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "data", "*.egg-info", "__pycache__", ".pytest_cache"),
+        symlinks=True)
     dist = tmp_path / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--no-build-isolation", "--wheel-dir", str(dist), str(ROOT)],
+                    "--no-build-isolation", "--wheel-dir", str(dist), str(source)],
                    check=True, timeout=300, cwd=tmp_path)
     wheel = next(dist.glob("cardems-*.whl"))
     fresh = tmp_path / "venv"
