@@ -24,6 +24,7 @@ redis-server:
 
 test: install redis-server
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 bench: install redis-server

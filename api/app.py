@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask, Response, jsonify
+from flask.json.provider import DefaultJSONProvider
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from api import matches, problems, stream
@@ -35,7 +36,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SSE_KEEPALIVE"] = settings.sse_keepalive
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    assert isinstance(app.json, DefaultJSONProvider)
+    app.json.sort_keys = False  # replies keep the order their schema gives
     service = build_service(settings.store, settings.bots, settings.queue, settings.pace,
                             settings.bot_threads)
     app.extensions["cardems"] = service

@@ -29,7 +29,8 @@ def read_body(request: Request) -> bytes:
     # Flask's stream stops at Content-Length, and for a chunked body raises 413 past the
     # app's MAX_CONTENT_LENGTH; the count below makes sure of it either way.
     stream = request.stream
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         chunk = stream.read(min(MAX_BODY + 1 - size, 16384))
         if not chunk:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, url_for
 from marshmallow import Schema
@@ -36,7 +36,7 @@ def init_app(app: Flask) -> None:
 
 
 def service() -> MatchService:
-    return current_app.extensions["cardems"]  # type: ignore[no-any-return]
+    return cast(MatchService, current_app.extensions["cardems"])
 
 
 def raw_body() -> dict[str, Any]:
@@ -45,12 +45,12 @@ def raw_body() -> dict[str, Any]:
         if not request.is_json:
             raise BadRequest(415, "send the body as application/json")
         g.body = parse_object(read_body(request))
-    return g.body  # type: ignore[no-any-return]
+    return cast(dict[str, Any], g.body)
 
 
 def body(schema: Schema) -> dict[str, Any]:
     """The JSON body, parsed and validated by `schema`."""
-    return schema.load(raw_body())  # type: ignore[no-any-return]
+    return cast(dict[str, Any], schema.load(raw_body()))
 
 
 def idempotency(creation: bool = False) -> Idempotency | None:

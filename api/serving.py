@@ -25,7 +25,7 @@ def _classify(exc: BaseException) -> tuple[int, str, str, str]:
     return 500, "Internal Server Error", "internal_error", "the server failed"
 
 
-class ProblemWorker(ThreadWorker):  # type: ignore[misc]
+class ProblemWorker(ThreadWorker):
     """gunicorn's threaded worker, answering requests it cannot parse with a problem document
     instead of an HTML page."""
 
@@ -46,7 +46,7 @@ class ProblemWorker(ThreadWorker):  # type: ignore[misc]
             self.log.debug("could not send the error response")
 
 
-class _Server(BaseApplication):  # type: ignore[misc]
+class _Server(BaseApplication):
     def __init__(self, settings: Settings, options: dict[str, Any]) -> None:
         self._settings = settings
         self._options = options

@@ -28,6 +28,7 @@ def played_to(game: MatchService, version: int, rng: Random) -> tuple[str, str]:
     match_id = created.match.id
     while (state := game.load(match_id)).version < version:
         seat = seats_to_act(state)[0]
+        assert state.round is not None
         if state.status is Status.PASSING:
             game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
         elif state.status is Status.PLAYING:

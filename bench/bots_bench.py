@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from random import Random
+from typing import Any
 
 from domain.bots.base import bot_command, policy_named
 from domain.commands import CreateMatch, Secret
@@ -61,9 +62,9 @@ def reply_latency(base: str, plays: int = 60) -> tuple[float, float]:
     return statistics.median(samples) * 1000, samples[int(len(samples) * 0.95)] * 1000
 
 
-def _wait_for_person(base: str, path: str, token: str) -> dict:
+def _wait_for_person(base: str, path: str, token: str) -> dict[str, Any]:
     while True:
-        view = call(base, "GET", path, token=token).body
+        view: dict[str, Any] = call(base, "GET", path, token=token).body
         if view["status"] == "finished" or 0 in view["to_act"]:
             return view
         time.sleep(0.001)

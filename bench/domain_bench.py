@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from random import Random
 
 from domain.bots.autoplay import play_out
@@ -27,7 +28,7 @@ def _matches(count: int, seed: int = 1) -> list[list]:
     return out
 
 
-def _best(*fns, repeat: int = 9) -> list[float]:
+def _best(*fns: Callable[[], object], repeat: int = 9) -> list[float]:
     """The best time of each function, run in turn so that all see the same machine."""
     best = [float("inf")] * len(fns)
     for _ in range(repeat):

@@ -7,6 +7,7 @@ import multiprocessing
 import statistics
 import subprocess
 import time
+from typing import Any
 
 from domain.evolve import fold
 from eventstore import NewEvent, open_store
@@ -14,11 +15,12 @@ from service import decode
 from tests.redis_server import scratch_redis
 
 SPAWN = multiprocessing.get_context("spawn")
+EventFlag = Any  # a spawn context's Event: its class is made at run time
 EVENT = {"seat": 2, "card": "QS", "bot": "heuristic/1"}
 
 
 def _client(url: str, stream: str, count: int, queue: multiprocessing.Queue,
-            go: multiprocessing.Event) -> None:
+            go: EventFlag) -> None:
     store = open_store(url)
     store.version(stream)  # connect before the clock starts
     latencies = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import statistics
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ def run_arena(first: str, second: str, deals: int, seed: int, progress: bool = T
     with ExitStack() as stack:
         if jobs > 1:
             pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(jobs))
-            results = pool.imap(_play_deal, tasks)
+            results: Iterator[tuple[float, float]] = pool.imap(_play_deal, tasks)
         else:
             results = map(_play_deal, tasks)
         for result in results:

@@ -93,7 +93,7 @@ def set_null(data: Any, path: str) -> None:
 
 def public_form(data: dict[str, Any]) -> dict[str, Any]:
     """The data with every sealed value null and no salts: what the hash covers."""
-    out = json.loads(json.dumps(data))
+    out: dict[str, Any] = json.loads(json.dumps(data))
     out.pop("salts", None)
     for path in data.get("sealed", {}):
         set_null(out, path)

@@ -41,13 +41,13 @@ def trick_audit(log: Sequence[Recorded], round_number: int, trick_number: int,
         event = record.event
         rnd = state.round if state else None
         in_round = rnd is not None and rnd.number == round_number
-        if in_round and isinstance(event, CardPlayed) and rnd.trick_number == trick_number:
-            assert state is not None and rnd is not None
-            if not plays:
-                broken_before = rnd.hearts_broken
-            plays.append(_play(rnd, state, event, record))
-        if in_round and isinstance(event, TrickTaken) and event.trick == trick_number:
-            taken = (event, record)
+        if state is not None and rnd is not None and in_round:
+            if isinstance(event, CardPlayed) and rnd.trick_number == trick_number:
+                if not plays:
+                    broken_before = rnd.hearts_broken
+                plays.append(_play(rnd, state, event, record))
+            if isinstance(event, TrickTaken) and event.trick == trick_number:
+                taken = (event, record)
         state = evolve(state, event)
         after = state.round
         if in_round and after is not None and after.hearts_broken and broken_in is None \

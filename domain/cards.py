@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 
 RANK_LETTERS = "23456789TJQKA"
@@ -99,11 +100,11 @@ def is_point_card(card: Card) -> bool:
     return card.suit is Suit.HEARTS or card is QUEEN_OF_SPADES
 
 
-def sorted_cards(cards: object) -> list[Card]:
+def sorted_cards(cards: Iterable[Card]) -> list[Card]:
     """Cards in the canonical order, for display and canonical JSON."""
-    return sorted(cards)  # type: ignore[call-overload]
+    return sorted(cards)
 
 
-def spell(cards: object) -> list[str]:
+def spell(cards: Iterable[Card]) -> list[str]:
     """The canonical spelling of a group of cards, in canonical order."""
     return [str(c) for c in sorted_cards(cards)]

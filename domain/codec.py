@@ -94,7 +94,7 @@ _ENCODE: dict[type, Callable[[Any], Data]] = {
         "decks": [_cards(d) for d in e.decks]},
 }
 
-_DECODE: dict[type, Callable[[Data], Any]] = {
+_DECODE: dict[type, Callable[[Data], Event]] = {
     MatchCreated: lambda d: MatchCreated(
         d["match_id"], Rules.from_mapping(d["rules"]),
         tuple(SeatSpec(s["name"], s["bot"]) for s in d["seats"]), d["client_seed"],
@@ -133,6 +133,6 @@ def from_data(type_name: str, data: Data) -> Event:
     if cls is None:
         raise BadEventData(f"unknown event type {type_name!r}")
     try:
-        return _DECODE[cls](data)  # type: ignore[no-any-return]
+        return _DECODE[cls](data)
     except (KeyError, TypeError, ValueError) as exc:
         raise BadEventData(f"{type_name}: {exc}") from exc

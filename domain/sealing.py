@@ -98,7 +98,7 @@ def with_hidden(data: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any
     What stays visible keeps its salt (under `salts`, by the same path), so its reader can
     open its commitment; `salts` is left out when it would be empty.
     """
-    out = _copy(dict(data))
+    out: dict[str, Any] = _copy(dict(data))
     hidden = set(hidden)
     for path in hidden:
         put_at(out, path, None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from domain.cards import Card
 from domain.events import SeatSpec
@@ -49,7 +49,8 @@ class Creations:
 
     def _create(self, idempotency: Idempotency, slot: str, match_id: str, at: float,
                 request: tuple[Any, ...]) -> dict[str, Any]:
-        reply = self.commands.create(*request, match_id=match_id).reply()
+        seats, rules, client_seed, decks = request
+        reply = self.commands.create(seats, rules, client_seed, decks, match_id).reply()
         record = idempotency.record(reply, at=at, match=match_id)
         self.store.put_meta(CREATIONS, slot, idempotency.seal(record))
         return reply
@@ -76,4 +77,4 @@ class Creations:
             stored = self.store.get_meta(CREATIONS, slot)
             assert stored is not None
             record = idempotency.unseal(stored)
-        return record["reply"]  # type: ignore[no-any-return]
+        return cast(dict[str, Any], record["reply"])

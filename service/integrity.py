@@ -34,7 +34,7 @@ def seals_open(data: dict[str, Any]) -> bool:
     sealed, salts = data.get("sealed", {}), data.get("salts", {})
     if not isinstance(sealed, dict) or not isinstance(salts, dict):
         return False
-    return all(isinstance(c, str) and opens(c, salts.get(path), value_at(data, path))
+    return all(isinstance(c, str) and opens(c, salts.get(path, ""), value_at(data, path))
                for path, c in sealed.items())
 
 

@@ -51,7 +51,9 @@ def play_hand(state: Match, seats: Sequence[Policy], rng: Random, secret: Secret
         for event in events:
             if isinstance(event, RoundScored):
                 return event
-        state = fold(events, state)  # type: ignore[assignment]
+        after = fold(events, state)
+        assert after is not None
+        state = after
 
 
 def duplicate_deal(policies: tuple[Policy, Policy], deck: Sequence[Card], number: int,

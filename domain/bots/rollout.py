@@ -201,8 +201,8 @@ def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_p
         if not cards or (suit == HEARTS and side and not broken):
             continue
         others_top = -1
-        for other in others:
-            held = other[suit]
+        for other_hand in others:
+            held = other_hand[suit]
             if held and held[-1] > others_top:
                 others_top = held[-1]
         for card in cards if suit == SPADES else cards[:1]:
