@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalMove, InvalidCommand
 from domain.rules import InvalidRules
+from eventstore import StoreError
 from service.errors import (
     Forbidden,
     MatchNotFound,
@@ -119,6 +120,15 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(StillInProgress)
     def in_progress(e: StillInProgress) -> Response:
         response = problem(503, "unavailable", "Still in progress", str(e))
+        response.headers["Retry-After"] = "1"
+        return response
+
+    @app.errorhandler(StoreError)
+    def store_unavailable(e: StoreError) -> Response:
+        app.logger.warning("event store failed: %s", e)
+        response = problem(503, "unavailable", "Store unavailable",
+                           "the event store did not answer; retry in a moment (a move sent"
+                           " with an Idempotency-Key is applied at most once)")
         response.headers["Retry-After"] = "1"
         return response
 

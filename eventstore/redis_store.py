@@ -7,9 +7,10 @@ the layout works on Redis Cluster.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import redis
 
@@ -57,6 +58,22 @@ return {'ok', version}
 HEADS_KEPT = 10_000
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _store_errors(method: F) -> F:
+    """Redis's own errors (unreachable, timed out, read-only) as the store's one error."""
+
+    @functools.wraps(method)
+    def translated(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except redis.RedisError as exc:
+            raise StoreError(f"redis: {exc}") from exc
+
+    return cast(F, translated)
+
+
 def _keys(stream: str) -> tuple[str, str]:
     tag = "cardems:{" + stream + "}"
     return tag + ":events", tag + ":meta"
@@ -74,6 +91,7 @@ class RedisStore:
     def from_url(cls, url: str) -> RedisStore:
         return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30))
 
+    @_store_errors
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
                meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
         head = self._heads.get(stream)
@@ -121,6 +139,7 @@ class RedisStore:
             raise ConcurrencyError(stream, version, self.version(stream))
         return str(entries[0][1]["hash"])
 
+    @_store_errors
     def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         entries = self.client.xrange(_keys(stream)[0], f"0-{after + 1}", "+", count=limit)
         events = [_event(stream, entry_id, fields) for entry_id, fields in entries]
@@ -128,6 +147,7 @@ class RedisStore:
             self._remember_head(stream, events[-1].version, events[-1].hash)
         return events
 
+    @_store_errors
     def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
         """The events after `after`, waiting up to `timeout` seconds for the first of them."""
         key = _keys(stream)[0]
@@ -136,19 +156,23 @@ class RedisStore:
             return []
         return [_event(stream, entry_id, fields) for entry_id, fields in reply[0][1]]
 
+    @_store_errors
     def version(self, stream: str) -> int:
         return int(self.client.xlen(_keys(stream)[0]))
 
+    @_store_errors
     def get_meta(self, stream: str, key: str) -> str | None:
         value = self.client.hget(_keys(stream)[1], key)
         return None if value is None else str(value)
 
+    @_store_errors
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
         if if_absent:
             return bool(self.client.hsetnx(_keys(stream)[1], key, value))
         self.client.hset(_keys(stream)[1], key, value)
         return True
 
+    @_store_errors
     def is_empty(self) -> bool:
         for _ in self.client.scan_iter(match="cardems:{*}:events", count=1000, _type="stream"):
             return False

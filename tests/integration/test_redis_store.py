@@ -30,9 +30,14 @@ class TestRedisStore(StoreContract):
         assert config["appendonly"] == "yes" and config["appendfsync"] == "always"
 
 
-def test_an_unreachable_redis_is_a_store_error():
+@pytest.mark.parametrize(("name", "args"), [
+    ("append", ("s", new(1), 0)), ("read", ("s",)), ("wait_for", ("s", 0, 0.1)),
+    ("version", ("s",)), ("get_meta", ("s", "k")), ("put_meta", ("s", "k", "v")),
+    ("is_empty", ())])
+def test_an_unreachable_redis_is_a_store_error_and_nothing_of_redis_s_own(name, args):
     from eventstore import StoreError
 
     store = RedisStore(redis.Redis(port=1, socket_connect_timeout=0.2))
-    with pytest.raises((StoreError, redis.ConnectionError)):
-        store.append("s", new(1), 0)
+    with pytest.raises(StoreError) as raised:
+        getattr(store, name)(*args)
+    assert type(raised.value) is StoreError  # not a redis.ConnectionError let through
