@@ -129,9 +129,9 @@ def _order(card: str) -> int:
 def test_verify_over_http_checks_every_deal_once_the_match_is_over(server):
     match = create(server.base, [{"name": f"b{i}", "bot": "random"} for i in range(4)],
                    rules={"end_score": 20}, client_seed="audit me")
-    for _ in range(300):
-        if view(server.base, match["id"])["status"] == "finished":
-            break
+    deadline = time.monotonic() + 120
+    while view(server.base, match["id"])["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the match"
         time.sleep(0.05)
     report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
     assert report["ok"] and report["deals_ok"] is True and report["chain_ok"]

@@ -166,7 +166,6 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
         queue.kill()
         shutil.rmtree(folder / "appendonlydir", ignore_errors=True)  # back with nothing:
         (folder / "dump.rdb").unlink(missing_ok=True)  # every queued job is lost
-        time.sleep(0.5)
         stalled = call(server.base, "GET", f"/v1/matches/{match['id']}").body
         queue.start()
         final = wait_until(server.base, match["id"], None,

@@ -67,26 +67,36 @@ def test_a_stale_if_match_is_a_conflict_and_writes_nothing(game):
                     expected_version=match.version + 1)
 
 
+def racing(game, move):
+    """A second service on the same store whose next append finds `move` made just before
+    it: after it has read the match and decided, as a process racing this one would."""
+    made = []
+
+    def the_other_move_lands_first() -> str:
+        if not made:
+            made.append(move())
+        return "2026-12-03T00:00:00.000Z"
+
+    return MatchService(game.store, now=the_other_move_lands_first), made
+
+
 def test_a_move_that_lost_a_race_is_decided_again_on_the_new_state(game):
     match = game.create(PEOPLE, Rules()).match
     cards = sorted(match.round.hands[0])[:3]
-    start = threading.Barrier(2)
-    outcomes = []
+    racer, made = racing(game, lambda: game.pass_cards(match.id, 0, cards))
+    with pytest.raises(IllegalMove) as lost:
+        racer.pass_cards(match.id, 0, cards)
+    assert made and lost.value.code is Violation.ALREADY_PASSED
+    assert game.store.version(match.id) == match.version + 1
 
-    def pass_same():
-        start.wait()
-        try:
-            game.pass_cards(match.id, 0, cards)
-            outcomes.append("ok")
-        except IllegalMove as exc:
-            outcomes.append(exc.code)
 
-    threads = [threading.Thread(target=pass_same) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(outcomes, key=str) == sorted(["ok", Violation.ALREADY_PASSED], key=str)
+def test_a_move_that_lost_a_race_to_another_seat_is_applied_after_it(game):
+    match = game.create(PEOPLE, Rules()).match
+    mine, theirs = (sorted(match.round.hands[s])[:3] for s in (1, 0))
+    racer, made = racing(game, lambda: game.pass_cards(match.id, 0, theirs))
+    reply = racer.pass_cards(match.id, 1, mine)
+    assert made and reply.version == match.version + 2
+    assert game.load(match.id).round.passes[1] == tuple(mine)
 
 
 def test_tokens_open_one_seat_of_one_match(game):

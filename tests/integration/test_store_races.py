@@ -99,6 +99,20 @@ def acked(paths):
     return out
 
 
+def wait_for_acks(paths, writers: int, each: int = 20, timeout: float = 120.0) -> None:
+    """Until every writer has had `each` appends acknowledged: the crash then comes in the
+    middle of a burst however slow the machine is."""
+    deadline = time.monotonic() + timeout
+    while True:
+        counts = [0] * writers
+        for writer, _, _ in acked(paths).values():
+            counts[writer] += 1
+        if min(counts) >= each:
+            return
+        assert time.monotonic() < deadline, f"the writers acknowledged only {counts}"
+        time.sleep(0.02)
+
+
 def check_after_crash(store, acks):
     events = store.read("burst")
     assert acks, "the burst acknowledged something before the crash"
@@ -113,7 +127,7 @@ def check_after_crash(store, acks):
 def test_a_killed_redis_server_keeps_every_acknowledged_append(redis_server, tmp_path):
     redis_server.flush()
     procs, paths = start_bursts(redis_server.url, "burst", 4, tmp_path)
-    time.sleep(1.5)
+    wait_for_acks(paths, 4)
     redis_server.kill()
     for p in procs:
         p.join(30)
@@ -129,7 +143,7 @@ def test_a_killed_redis_server_keeps_every_acknowledged_append(redis_server, tmp
 def test_writers_killed_mid_burst_leave_sqlite_whole(tmp_path):
     url = f"sqlite:///{tmp_path / 'crash.sqlite3'}"
     procs, paths = start_bursts(url, "burst", 4, tmp_path)
-    time.sleep(2.0)
+    wait_for_acks(paths, 4)
     for p in procs:
         os.kill(p.pid, signal.SIGKILL)
     for p in procs:

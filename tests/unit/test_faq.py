@@ -6,7 +6,7 @@ from domain.cards import parse_card
 from domain.commands import PassCards, PlayCard
 from domain.decide import decide
 from domain.errors import IllegalMove, Violation
-from domain.events import RoundDealt, RoundScored
+from domain.events import PassChosen, RoundDealt, RoundScored
 from domain.legal import legal_cards
 from domain.passing import PassDirection
 from domain.rules import MoonRule, Rules
@@ -34,7 +34,8 @@ def test_faq_how_many_cards_do_i_pass():
         with pytest.raises(IllegalMove) as error:
             decide(state, PassCards(0, tuple(wrong), SECRET))
         assert error.value.code is Violation.PASS_NEEDS_THREE_CARDS
-    assert decide(state, PassCards(0, tuple(hand[:3]), SECRET))
+    chosen = decide(state, PassCards(0, tuple(hand[:3]), SECRET))
+    assert [type(e) for e in chosen] == [PassChosen] and chosen[0].cards == tuple(hand[:3])
     with pytest.raises(IllegalMove) as error:
         decide(hold_round(UNBROKEN), PassCards(0, cards("2C 3C 4C"), SECRET))
     assert error.value.code is Violation.WRONG_PHASE, "the hold round has no passing"
