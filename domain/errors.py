@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class Violation(StrEnum):
-    """The rule codes of API.md: one per way a move can be illegal."""
+    """The rule codes the API answers with: one per way a move can be illegal."""
 
     MUST_LEAD_TWO_OF_CLUBS = "must_lead_two_of_clubs"
     MUST_FOLLOW_SUIT = "must_follow_suit"

@@ -1,4 +1,4 @@
-"""The match's rule options (RULES.md's table) as one frozen value."""
+"""The match's rule options (docs/rules.md) as one frozen value."""
 
 from __future__ import annotations
 

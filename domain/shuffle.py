@@ -1,4 +1,4 @@
-"""The provably fair shuffle of RULES.md: an HMAC-SHA256 stream drives Fisher-Yates."""
+"""The provably fair shuffle (docs/fairness.md): an HMAC-SHA256 stream drives Fisher-Yates."""
 
 from __future__ import annotations
 

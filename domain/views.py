@@ -1,7 +1,7 @@
 """What one viewer may know of a match: the only way out of the domain towards anyone.
 
-RULES.md "Who may see what": everyone sees every card played, trick winners, points, totals,
-the pass direction, which seats have passed and whose turn it is; only seat s sees its own
+Who may see what: everyone sees every card played, trick winners, points, totals, the pass
+direction, which seats have passed and whose turn it is; only seat s sees its own
 hand, its pass, the cards it received and its legal cards; a round's deal and passes become
 public once the round is over, and the server seed once the match is over.
 """
