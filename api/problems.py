@@ -60,6 +60,13 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
     return response
 
 
+def unavailable(title: str, detail: str, retry_after: int = 1) -> Response:
+    """A 503: nothing is wrong with the request, it may be sent again after `retry_after` s."""
+    response = problem(503, "unavailable", title, detail)
+    response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Attach the one mapping from every failure to its problem document."""
 
@@ -119,18 +126,14 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(StillInProgress)
     def in_progress(e: StillInProgress) -> Response:
-        response = problem(503, "unavailable", "Still in progress", str(e))
-        response.headers["Retry-After"] = "1"
-        return response
+        return unavailable("Still in progress", str(e))
 
     @app.errorhandler(StoreError)
     def store_unavailable(e: StoreError) -> Response:
         app.logger.warning("event store failed: %s", e)
-        response = problem(503, "unavailable", "Store unavailable",
+        return unavailable("Store unavailable",
                            "the event store did not answer; retry in a moment (a move sent"
                            " with an Idempotency-Key is applied at most once)")
-        response.headers["Retry-After"] = "1"
-        return response
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Response:

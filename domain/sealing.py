@@ -72,36 +72,30 @@ def value_at(data: Mapping[str, Any], path: str) -> Any:
     return node
 
 
-def put_at(data: dict[str, Any], path: str, value: Any) -> None:
-    """Put `value` at a dotted path that exists in `data`."""
-    *parents, last = path.split(".")
-    node: Any = data
-    for part in parents:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    if isinstance(node, list):
-        node[int(last)] = value
-    else:
-        node[last] = value
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+def put_at(data: Any, path: str, value: Any) -> Any:
+    """`data` with `value` at a dotted path that exists in it. Only the containers along the
+    path are copied; the rest is shared with `data`, which is left as it was."""
+    part, _, rest = path.partition(".")
+    if isinstance(data, list):
+        items = list(data)
+        items[int(part)] = put_at(items[int(part)], rest, value) if rest else value
+        return items
+    fields = dict(data)
+    fields[part] = put_at(fields[part], rest, value) if rest else value
+    return fields
 
 
 def with_hidden(data: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any]:
     """The data with the paths in `hidden` set to null and their salts taken out.
 
     What stays visible keeps its salt (under `salts`, by the same path), so its reader can
-    open its commitment; `salts` is left out when it would be empty.
+    open its commitment; `salts` is left out when it would be empty. Read on every event of
+    every page and stream, so it copies only what it changes.
     """
-    out: dict[str, Any] = _copy(dict(data))
+    out: dict[str, Any] = dict(data)
     hidden = set(hidden)
     for path in hidden:
-        put_at(out, path, None)
+        out = put_at(out, path, None)
     salts = {p: s for p, s in out.pop("salts", {}).items() if p not in hidden}
     if salts:
         out["salts"] = salts

@@ -49,9 +49,9 @@ def creation_key_bits(key: str) -> float:
     """An upper bound on the entropy of `key`: its length times the bits a character of the
     smallest usual alphabet holding it can carry. Hyphens (as in a UUID) count for nothing."""
     symbols = [c for c in key if c not in _SEPARATORS]
-    if len(set(symbols)) < MIN_DISTINCT:
-        return 0.0
     used = set(symbols)
+    if len(used) < MIN_DISTINCT:
+        return 0.0
     per_char = next((bits for alphabet, bits in _ALPHABETS if used <= alphabet),
                     math.log2(95))
     return len(symbols) * per_char

@@ -71,7 +71,7 @@ class Attacker:
 def _with_mark(data: dict, path: str) -> str:
     guess = {k: v for k, v in data.items() if k != "salts"}
     guess = domain.sealing.with_hidden(guess, [])
-    domain.sealing.put_at(guess, path, MARK)
+    guess = domain.sealing.put_at(guess, path, MARK)
     return canonical_json(guess)
 
 

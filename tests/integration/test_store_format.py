@@ -7,8 +7,11 @@ import sys
 
 import pytest
 
+from domain.events import SeatSpec
+from domain.rules import Rules
 from eventstore import NewEvent, StoreError, open_store
 from service import MatchService
+from service.matches import EVENT_FORMAT, FORMAT_KEY, FORMAT_STREAM
 
 
 def old_store(path):
@@ -27,8 +30,11 @@ def test_a_store_with_events_and_no_format_mark_is_refused(tmp_path):
 
 def test_a_new_store_is_marked_and_opens_again(tmp_path):
     url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
-    MatchService(open_store(url))
-    MatchService(open_store(url))  # marked: no longer empty-and-unmarked, and not refused
+    first = MatchService(open_store(url))
+    assert first.store.get_meta(FORMAT_STREAM, FORMAT_KEY) == EVENT_FORMAT
+    first.create([SeatSpec(n) for n in "ABCD"], Rules())
+    again = MatchService(open_store(url))  # events and the mark: read, not refused
+    assert not again.store.is_empty()
 
 
 def test_serve_refuses_an_old_store_and_an_unknown_scheme_in_one_line(tmp_path):

@@ -78,3 +78,16 @@ def test_the_server_seed_shows_only_once_the_match_is_over():
     assert view_for(state, None).server_seed == command.secret.server_seed.hex()
     from domain.evolve import fold
     assert view_for(fold(events[:-1]), None).server_seed is None
+
+
+def test_hiding_a_value_leaves_the_data_it_came_from_as_it_was():
+    from domain.sealing import public_form, with_hidden
+
+    data = {"hands": [["2C"], ["3C"]], "sealed": {"hands.0": "a", "hands.1": "b"},
+            "salts": {"hands.0": "s0", "hands.1": "s1"}, "round": 1}
+    before = repr(data)
+    seat = with_hidden(data, ["hands.1"])
+    assert seat == {"hands": [["2C"], None], "sealed": {"hands.0": "a", "hands.1": "b"},
+                    "salts": {"hands.0": "s0"}, "round": 1}
+    assert public_form(data) == {"hands": [None, None], "sealed": data["sealed"], "round": 1}
+    assert repr(data) == before
