@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from types import FrameType
 
 import redis
 from rq import SimpleWorker
@@ -24,6 +25,17 @@ def _sweep_forever(dispatcher: RqDispatcher, stop: threading.Event) -> None:
             log.exception("sweeping overdue bot turns failed; trying again")
 
 
+class TurnWorker(SimpleWorker):
+    """Turns run in this process: a fork per turn would cost more than the turn. Remembers
+    whether it was asked to stop, since RQ's `work` returns alike when it gives up."""
+
+    stop_asked = False
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_asked = True
+        super().request_stop(signum, frame)
+
+
 def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None) -> int:
     dispatcher = RqDispatcher(store_url, queue_url)
     connection = redis.Redis.from_url(dispatcher.queue_url)
@@ -32,17 +44,21 @@ def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None
     sweeper.start()
     try:
         while True:
+            worker = TurnWorker([QUEUE], connection=connection)
             try:
-                # Turns run in this process: a fork per turn would cost more than the turn.
-                SimpleWorker([QUEUE], connection=connection).work(burst=burst,
-                                                                  with_scheduler=False)
-                return 0
+                worker.work(burst=burst, with_scheduler=False)
+                if burst or worker.stop_asked:
+                    return 0
+                # RQ quits on an error it does not handle, such as losing the queue's Redis
+                # while it records a finished job.
+                log.error("the worker stopped by itself; working again in %s s",
+                          RECONNECT_SECONDS)
             except redis.ConnectionError:
-                # The queue's Redis went away mid-job; RQ gives up then. The sweeper has the
-                # turn still pending and will queue it again: carry on once Redis is back.
+                # The queue's Redis went away mid-job. The sweeper has the turn still pending
+                # and will queue it again: carry on once Redis is back.
                 log.exception("lost the queue's Redis; working again in %s s", RECONNECT_SECONDS)
                 if burst:
                     return 1
-                time.sleep(RECONNECT_SECONDS)
+            time.sleep(RECONNECT_SECONDS)
     finally:
         stop.set()
