@@ -13,8 +13,7 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from api import matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
-from eventstore.open import DEFAULT_STORE
-from service.bootstrap import build_service
+from service.bootstrap import DEFAULT_STORE, build_service
 
 # The contract, shipped in the package (api/openapi.yaml links to the one at the top).
 OPENAPI = Path(__file__).parent / "openapi.yaml"

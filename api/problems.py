@@ -10,12 +10,12 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalMove, InvalidCommand
 from domain.rules import InvalidRules
-from eventstore import StoreError
 from service.errors import (
     Forbidden,
     MatchNotFound,
     NotFound,
     StillInProgress,
+    StoreError,
     Unauthorized,
     VersionConflict,
 )

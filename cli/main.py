@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from domain.bots.base import BOT_LEVELS
-from eventstore.open import DEFAULT_STORE
+from service.bootstrap import DEFAULT_STORE, store_problem
 from service.pacing import DEFAULT_PACE, parse_pace
 
 QUEUE_HELP = ("redis://HOST:PORT/DB of the bots' RQ queue (default: the store's Redis); it"
@@ -86,7 +86,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.queue and bots != "rq":
         print("cardems serve: --queue is for bots on rq", file=sys.stderr)
         return 2
-    problem = _store_problem(args.store)
+    problem = store_problem(args.store)
     if problem:
         print(f"cardems serve: {problem}", file=sys.stderr)
         return 2
@@ -98,25 +98,6 @@ def _serve(args: argparse.Namespace) -> int:
     from api.serving import run_gunicorn
 
     return run_gunicorn(settings, args.host, args.port, args.workers, args.threads)
-
-
-def _store_problem(url: str) -> str | None:
-    """Why the store cannot be served (a bad URL, an old event format), checked once before
-    any worker starts; None when it can."""
-    from eventstore import StoreError, open_store
-    from service.matches import ensure_format
-
-    try:
-        store = open_store(url)
-    except StoreError as exc:
-        return str(exc)
-    try:
-        ensure_format(store)
-    except StoreError as exc:
-        return str(exc)
-    finally:
-        store.close()
-    return None
 
 
 if __name__ == "__main__":

@@ -62,9 +62,8 @@ def _seal_each(secret: Secret, label: str, groups: tuple[tuple[Card, ...], ...],
 
 
 def _deal_round(match: Match, secret: Secret, number: int) -> RoundDealt:
-    dealer = (match.rules.first_dealer + number - 1) % SEATS
-    dealt = deal(round_deck(secret, match.client_seed, number), dealer)
-    hands = tuple(tuple(sorted(h)) for h in dealt)
+    dealer = match.rules.dealer_of(number)
+    hands = deal(round_deck(secret, match.client_seed, number), dealer)
     return RoundDealt(number, dealer, pass_direction(number), hands,
                       _seal_each(secret, f"r{number}/hands", hands))
 

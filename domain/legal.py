@@ -74,8 +74,13 @@ def forbidden_cards(rnd: Round, rules: Rules, seat: int) -> dict[Card, Violation
     return out
 
 
-def trick_winner(plays: Iterable[tuple[int, Card]]) -> int:
-    """The seat that played the highest card of the led suit; there are no trumps."""
+def winning_play(plays: Iterable[tuple[int, Card]]) -> tuple[int, Card]:
+    """The (seat, card) taking the trick so far: the highest card of the led suit, since
+    there are no trumps."""
     items = list(plays)
     led = items[0][1].suit
-    return max((p for p in items if p[1].suit is led), key=lambda p: p[1].rank)[0]
+    return max((p for p in items if p[1].suit is led), key=lambda p: p[1].rank)
+
+
+def trick_winner(plays: Iterable[tuple[int, Card]]) -> int:
+    return winning_play(plays)[0]

@@ -43,6 +43,10 @@ class Rules:
     tie_break: TieBreak = TieBreak.PLAY_ON
     first_dealer: int = 0
 
+    def dealer_of(self, round_number: int) -> int:
+        """The deal moves one seat clockwise each round, starting from `first_dealer`."""
+        return (self.first_dealer + round_number - 1) % SEATS
+
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any] | None) -> Rules:
         """Rules from a JSON object; an unknown option or a bad value raises InvalidRules."""

@@ -43,12 +43,13 @@ def shuffled_deck(server_seed: bytes, client_seed: str, round_number: int) -> tu
     return tuple(cards)
 
 
-def deal(cards: Sequence[Card], dealer: int) -> tuple[frozenset[Card], ...]:
-    """Deal one card at a time clockwise from the dealer's left: card i to dealer + 1 + i."""
+def deal(cards: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
+    """Deal one card at a time clockwise from the dealer's left: card i to dealer + 1 + i.
+    Each hand comes sorted, as a `RoundDealt` holds it."""
     hands: list[list[Card]] = [[] for _ in range(SEATS)]
     for i, card in enumerate(cards):
         hands[(dealer + 1 + i) % SEATS].append(card)
-    return tuple(frozenset(h) for h in hands)
+    return tuple(tuple(sorted(h)) for h in hands)
 
 
 def is_full_deck(cards: Sequence[Card]) -> bool:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from eventstore import open_store
+from eventstore import StoreError, open_store
+from eventstore.open import DEFAULT_STORE
 from service import MatchService
 from service.bot_turns import Dispatcher
+from service.matches import ensure_format
 
 BOT_DISPATCHERS = ("inline", "rq", "off")
+__all__ = ["BOT_DISPATCHERS", "DEFAULT_STORE", "build_service", "store_problem"]
 
 
 def build_service(store_url: str, bots: str = "inline", queue_url: str | None = None,
@@ -22,6 +25,22 @@ def build_service(store_url: str, bots: str = "inline", queue_url: str | None = 
     service = MatchService(open_store(store_url), pace=pace)
     service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
     return service
+
+
+def store_problem(url: str) -> str | None:
+    """Why the store at `url` cannot be served (a bad URL, an unreachable backend, an old
+    event format), or None when it can: checked once before any worker starts."""
+    try:
+        store = open_store(url)
+    except StoreError as exc:
+        return str(exc)
+    try:
+        ensure_format(store)
+    except StoreError as exc:
+        return str(exc)
+    finally:
+        store.close()
+    return None
 
 
 def _dispatcher(service: MatchService, bots: str, store_url: str, queue_url: str | None,

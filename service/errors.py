@@ -1,5 +1,10 @@
 """Why the application service refuses a request, beyond the rules of the game."""
 
+from eventstore import StoreError
+
+__all__ = ["Forbidden", "MatchNotFound", "NotFound", "StillInProgress", "StoreError",
+           "Unauthorized", "VersionConflict"]
+
 
 class MatchNotFound(LookupError):
     """No match has that id."""

@@ -7,8 +7,8 @@ import os
 import time
 from functools import lru_cache
 
-from eventstore import open_store
 from service import MatchService
+from service.bootstrap import build_service
 from workers.rq_dispatch import RqDispatcher, Turn
 
 PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (workers.pacing)
@@ -46,8 +46,9 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     the match exactly as if it had loaded it from nothing.
     """
     relay = Relay(RqDispatcher(store_url, queue_url))
-    pace = json.loads(os.environ.get(PACE_ENV, "{}"))
-    return MatchService(open_store(store_url), relay, pace=pace), relay
+    service = build_service(store_url, "off", pace=json.loads(os.environ.get(PACE_ENV, "{}")))
+    service.dispatcher = relay
+    return service, relay
 
 
 def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: int = 0,

@@ -55,8 +55,8 @@ def policy_named(name: str) -> Policy:
     from domain.bots.heuristic import HeuristicPolicy
     from domain.bots.random_policy import RandomPolicy
 
-    policies: dict[str, Policy] = {"random": RandomPolicy(), "heuristic": HeuristicPolicy(),
-                                   "expert": ExpertPolicy()}
+    policies: dict[str, Policy] = {p.name: p for p in (RandomPolicy(), HeuristicPolicy(),
+                                                         ExpertPolicy())}
     try:
         return policies[name]
     except KeyError:

@@ -32,8 +32,8 @@ class DuplicateResult:
 
 
 def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules) -> Match:
-    dealer = (number - 1) % SEATS
-    hands = tuple(tuple(sorted(h)) for h in deal(deck, dealer))
+    dealer = rules.dealer_of(number)
+    hands = deal(deck, dealer)
     created = MatchCreated("arena", rules, tuple(SeatSpec(f"s{i}") for i in range(SEATS)), "",
                            seed_commitment(secret.server_seed), 0, "")
     state = fold([created, RoundDealt(number, dealer, pass_direction(number), hands)])

@@ -20,6 +20,7 @@ from domain.bots.rollout import Hand, Table, rollout
 from domain.bots.sampling import Sampler
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
 from domain.rules import MoonRule, Rules
+from domain.scoring import jack_taker
 from domain.table import SEATS
 from domain.views import MatchView
 
@@ -100,11 +101,9 @@ def table_of(view: MatchView, k: Knowledge) -> Table:
     (they are what gets sampled)."""
     assert view.trick is not None
     won = [0] * SEATS
-    jack = None
     for trick in view.tricks:
         won[trick.winner] += 1
-        if any(p.card is JACK_OF_DIAMONDS for p in trick.plays):
-            jack = trick.winner
+    jack = jack_taker(view.tricks)
     plays = [(p.seat, p.card.index) for p in view.trick.plays]
     voids = [sum(1 << suit for suit in shown) for shown in k.voids]
     return Table([], view.trick.leader, plays, list(view.round_points), won, jack,

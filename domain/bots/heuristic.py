@@ -6,11 +6,21 @@ from random import Random
 
 from domain.bots.knowledge import Knowledge, knowledge, moon_threat
 from domain.cards import QUEEN_OF_SPADES, Card, Suit, penalty
+from domain.legal import winning_play
 from domain.rules import MoonRule
 from domain.table import MOON_POINTS, SEATS
 from domain.views import MatchView
 
 ACE, KING, QUEEN = 14, 13, 12
+
+# How much leading a card risks, in points of a made-up scale: the heuristic bot and the
+# expert's simulated players weigh their leads alike.
+SURE_WIN = 100  # no card still out of this suit beats it
+UNDER_QUEEN = 60  # a spade above the queen while she is out: she may fall on it
+QUEEN_LEAD = 80  # leading the queen herself
+FLUSH_QUEEN = -5  # a low spade, when someone else holds the queen, draws her out
+HEART_LEAD = 10
+VOID_SEEN = 30  # someone has shown a void in the suit and will discard points on it
 
 
 class HeuristicPolicy:
@@ -79,11 +89,6 @@ def _shooting(k: Knowledge) -> bool:
     return others == 0 and k.losers() <= 1 and (k.points[k.seat] > 0 or _carries_moon(k))
 
 
-def _winning(plays: list[tuple[int, Card]]) -> tuple[int, Card]:
-    led = plays[0][1].suit
-    return max((p for p in plays if p[1].suit is led), key=lambda p: p[1].rank)
-
-
 def _lead(k: Knowledge, legal: list[Card]) -> Card:
     if _shooting(k):
         return max(legal, key=lambda c: (k.higher_unseen(c) == 0, c.rank))
@@ -97,22 +102,22 @@ def _lead(k: Knowledge, legal: list[Card]) -> Card:
 def _lead_risk(k: Knowledge, card: Card) -> tuple[int, int]:
     risk = 0
     if k.higher_unseen(card) == 0:
-        risk += 100  # we would surely win it
+        risk += SURE_WIN
     if card.suit is Suit.SPADES and k.queen_out and card.rank > QUEEN:
-        risk += 60  # the queen may fall on it
+        risk += UNDER_QUEEN
     if card is QUEEN_OF_SPADES:
-        risk += 80
+        risk += QUEEN_LEAD
     if card.suit is Suit.SPADES and QUEEN_OF_SPADES not in k.hand and card.rank < QUEEN:
-        risk -= 5  # low spades flush the queen out
+        risk += FLUSH_QUEEN
     if card.suit is Suit.HEARTS:
-        risk += 10
+        risk += HEART_LEAD
     if any(card.suit in v for s, v in enumerate(k.voids) if s != k.seat):
-        risk += 30  # someone will discard points on it
+        risk += VOID_SEEN
     return risk, card.rank
 
 
 def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> Card:
-    winner_seat, top = _winning(plays)
+    winner_seat, top = winning_play(plays)
     trick_points = sum(penalty(c) for _, c in plays)
     last = len(plays) == SEATS - 1
     under = [c for c in legal if c.rank < top.rank]
@@ -133,7 +138,7 @@ def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> C
     return min(no_queen, key=lambda c: c.rank)  # a later seat may still go over us
 
 def _discard(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> Card:
-    winner_seat, _ = _winning(plays)
+    winner_seat, _ = winning_play(plays)
     threat = moon_threat(k)
     if _shooting(k):
         return min(legal, key=lambda c: (c.suit is Suit.HEARTS, c.rank))

@@ -15,6 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from domain.bots.heuristic import (
+    FLUSH_QUEEN,
+    HEART_LEAD,
+    QUEEN_LEAD,
+    SURE_WIN,
+    UNDER_QUEEN,
+    VOID_SEEN,
+)
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TWO_OF_CLUBS, Card, Suit
 from domain.rules import Rules
 from domain.scoring import round_scores
@@ -206,18 +214,18 @@ def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_p
             if held and held[-1] > others_top:
                 others_top = held[-1]
         for card in cards if suit == SPADES else cards[:1]:
-            risk = 100 if card > others_top else 0  # we would surely take it
+            risk = SURE_WIN if card > others_top else 0
             if suit == SPADES:
                 if card > QUEEN and not queen_played and not holds_queen:
-                    risk += 60  # the queen may fall on it
+                    risk += UNDER_QUEEN
                 elif card == QUEEN:
-                    risk += 80
+                    risk += QUEEN_LEAD
                 elif card < QUEEN and not holds_queen:
-                    risk -= 5  # low spades flush the queen out
+                    risk += FLUSH_QUEEN
             elif suit == HEARTS:
-                risk += 10
+                risk += HEART_LEAD
             if others_void >> suit & 1:
-                risk += 30  # someone will discard points on it
+                risk += VOID_SEEN
             key = (risk, card % 13)
             if key < best_key:
                 best, best_key = card, key

@@ -8,6 +8,7 @@ from random import Random
 from domain.bots.knowledge import Knowledge
 from domain.bots.rollout import Hand
 from domain.cards import Card
+from domain.passing import receiver
 from domain.table import HAND_SIZE, SEATS
 from domain.views import MatchView
 
@@ -36,9 +37,9 @@ class Sampler:
         fixed: list[list[int]] = [[] for _ in range(SEATS)]
         fixed[me] = [c.index for c in k.hand]
         passed = set(view.you.passed or ()) & k.unseen
-        receiver = (me + view.pass_direction.offset) % SEATS
-        if passed and receiver != me:
-            fixed[receiver] += [c.index for c in passed]
+        to = receiver(me, view.pass_direction)
+        if passed and to != me:
+            fixed[to] += [c.index for c in passed]
         self.fixed = fixed
         self.free = [c.index for c in sorted(k.unseen - passed)]
         sizes = hand_sizes(view)
