@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve test bench fuzz redis-server
+.PHONY: install serve test coverage bench fuzz redis-server
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,13 @@ test: install redis-server
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
+
+# The whole suite with branch coverage, the processes it starts included.
+coverage: install redis-server
+	rm -rf .coverage-data && mkdir -p .coverage-data
+	$(VENV)/bin/coverage run -m pytest
+	$(VENV)/bin/coverage combine --quiet
+	$(VENV)/bin/coverage report
 
 bench: install redis-server
 	$(PY) -m bench

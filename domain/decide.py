@@ -36,6 +36,7 @@ from domain.table import SEATS, TRICKS_PER_ROUND
 PASS_SIZE = 3
 MAX_NAME = 40
 MAX_CLIENT_SEED = 256
+SEED_BYTES = 32  # the server seed: 32 random bytes, committed to at creation
 
 
 def decide(state: Match | None, command: Command) -> list[Event]:
@@ -72,6 +73,8 @@ def _create(state: Match | None, c: CreateMatch) -> list[Event]:
     if state is not None:
         raise IllegalMove(Violation.WRONG_PHASE, "this match already exists")
     _check_seats(c)
+    if len(c.secret.server_seed) != SEED_BYTES:
+        raise InvalidCommand("server_seed", f"must be {SEED_BYTES} bytes")
     if len(c.client_seed) > MAX_CLIENT_SEED:
         raise InvalidCommand("client_seed", f"at most {MAX_CLIENT_SEED} characters")
     for i, cards in enumerate(c.secret.decks):

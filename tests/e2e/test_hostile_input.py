@@ -112,3 +112,37 @@ def test_names_are_kept_in_normal_form_c_and_trimmed(server):
     seats = [{"name": "  Zoe\u0301 "}, *PEOPLE[1:]]  # e + combining acute: one letter in NFC
     created = create(server.base, seats=seats)
     assert created["seats"][0]["name"] == "Zo\u00e9"
+
+
+def raw_exchange(server, request: bytes) -> tuple[int, dict[str, str], dict]:
+    """Send bytes gunicorn itself must refuse; the status, headers and problem document."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(request)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, \
+        json.loads(body)
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "code"), [
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(
+        b"X-H%d: v\r\n" % i for i in range(200)) + b"\r\n", 431, "headers_too_large"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"v" * 9000 + b"\r\n\r\n", 431,
+     "headers_too_large"),
+    (b"NOT HTTP AT ALL\r\n\r\n", 400, "invalid_request"),
+    (b"GET /healthz HTTP/1.1\r\nBad Header Line\r\n\r\n", 400, "invalid_request"),
+])
+def test_requests_the_http_parser_refuses_get_a_problem_document(server, request_bytes,
+                                                                 status, code):
+    got, headers, problem = raw_exchange(server, request_bytes)
+    assert got == status
+    assert headers["content-type"] == "application/problem+json"
+    assert problem["status"] == status and problem["code"] == code
+    assert call(server.base, "GET", "/healthz").status == 200, "the server is still up"

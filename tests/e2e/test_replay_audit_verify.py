@@ -137,3 +137,35 @@ def test_verify_over_http_checks_every_deal_once_the_match_is_over(server):
     assert report["ok"] and report["deals_ok"] is True and report["chain_ok"]
     assert report["replay_ok"] and report["first_bad_version"] is None
     assert report["events"] == view(server.base, match["id"])["version"]
+
+
+# North passes its diamonds and receives West's top clubs: it then holds every club, leads
+# and takes all thirteen tricks, and every point with them.
+MOON = ["2C 3C 4C 5C 6C 7C 8C 9C TC JC 2D 3D 4D", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", "QC KC AC 5D 6D 7D 8D 9D TD JD QD KD AD"]
+MOON_PASSES = ["2D 3D 4D", "2H 3H 4H", "2S 3S 4S", "QC KC AC"]
+
+
+def test_the_shooter_chooses_how_the_moon_scores_over_http(server):
+    base = server.base
+    match = create(base, decks=[deck(MOON)], rules={"moon": "shooter_choice"})
+    for seat, cards in enumerate(MOON_PASSES):
+        assert post(base, match, seat, "passes", {"cards": cards.split()}).status == 200
+    play_out_round(base, match, 1)
+    waiting = view(base, match["id"])
+    assert waiting["status"] == "moon_choice" and waiting["to_act"] == [0]
+    early = post(base, match, 1, "moon", {"choice": "add_to_others"})
+    assert early.status == 422 and early.body["code"] == "not_your_turn", early.body
+    odd = post(base, match, 0, "moon", {"choice": "shooter_choice"})
+    assert odd.status == 422, odd.body
+    assert view(base, match["id"])["version"] == waiting["version"], "refusals change nothing"
+    chosen = post(base, match, 0, "moon", {"choice": "subtract_from_self"})
+    assert chosen.status == 200, chosen.body
+    after = view(base, match["id"])
+    assert after["round"] == 2 and after["status"] == "passing"
+    assert after["scores"]["history"] == [[-26, 0, 0, 0]]
+    log = call(base, "GET", f"/v1/matches/{match['id']}/events?limit=1000").body["events"]
+    kinds = [e["type"] for e in log]
+    assert kinds.index("MoonShot") < kinds.index("MoonChosen") < kinds.index("RoundScored")
+    moon = next(e for e in log if e["type"] == "MoonChosen")["data"]
+    assert moon["seat"] == 0 and moon["choice"] == "subtract_from_self"

@@ -2,6 +2,7 @@ import pytest
 import redis
 from redis.crc import key_slot
 
+from eventstore import NewEvent
 from eventstore.redis_store import RedisStore
 from tests.integration.store_contract import StoreContract, new
 
@@ -41,3 +42,23 @@ def test_an_unreachable_redis_is_a_store_error_and_nothing_of_redis_s_own(name, 
     with pytest.raises(StoreError) as raised:
         getattr(store, name)(*args)
     assert type(raised.value) is StoreError  # not a redis.ConnectionError let through
+
+
+def test_a_head_remembered_stale_is_read_again_and_the_chain_stays_whole(url):
+    """One process remembers the head it wrote; the stream is then rewritten under it (a
+    restore from a backup, say). Its next append must chain from the stored head, not the
+    remembered one."""
+    first, other = RedisStore.from_url(url), RedisStore.from_url(url)
+    try:
+        first.append("stale", new(1), 0)  # `first` remembers version 1 and its hash
+        other.client.delete("cardems:{stale}:events")
+        rewritten = other.append("stale", [NewEvent("Other", {"n": 9}, "t")], 0)
+        assert rewritten[0].hash != first._heads["stale"][1], "the remembered head is stale"
+        stored = first.append("stale", new(1), 1)
+        assert stored[0].prev_hash == rewritten[0].hash
+        events = first.read("stale")
+        assert [e.type for e in events] == ["Other", "Thing"]
+        assert events[1].prev_hash == events[0].hash
+    finally:
+        first.close()
+        other.close()
