@@ -57,7 +57,9 @@ def positions(count: int, seed: int = 7) -> list[MatchView]:
             events = decide(state, command)
             if any(isinstance(e, RoundScored) for e in events):
                 break
-            state = fold(events, state)  # type: ignore[assignment]
+            after = fold(events, state)
+            assert after is not None
+            state = after
     return found[:count]
 
 
