@@ -27,6 +27,8 @@ class Settings:
     # Bot turns mostly wait out their pace; how many think at once is the service's limit.
     bot_threads: int = 16
     sse_keepalive: float = 15.0
+    max_streams: int = 5000  # live streams one API process serves at once
+    streams_per_client: int = 100  # of which one client address may hold
     pace: Mapping[str, float] = field(default_factory=dict)  # none: bots move at once
 
 
@@ -42,7 +44,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["cardems"] = service
     problems.init_app(app)
     matches.init_app(app)
-    stream.init_app(app)
+    stream.init_app(app, settings.max_streams, settings.streams_per_client)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.yaml"))
 
     @app.get("/healthz")

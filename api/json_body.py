@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from flask import Request
+from werkzeug.exceptions import ClientDisconnected
 
 from api.problems import BadRequest, InvalidFields
 
@@ -32,7 +33,14 @@ def read_body(request: Request) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
-        chunk = stream.read(min(MAX_BODY + 1 - size, 16384))
+        try:
+            chunk = stream.read(min(MAX_BODY + 1 - size, 16384))
+        except ClientDisconnected as gone:
+            # Werkzeug raises it while handling the socket's own error: a time limit run out.
+            if isinstance(gone.__context__, TimeoutError):
+                raise BadRequest(408, "the body did not arrive in time",
+                                 "request_timeout") from None
+            raise
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)

@@ -1,4 +1,10 @@
-"""Production serving: gunicorn workers, each building its own app after the fork."""
+"""Production serving: gunicorn's gevent workers, each building its own app after the fork.
+
+A green thread per connection: an idle event stream or a half-sent request costs memory, not
+one of a few threads. Gunicorn reads each request's head under its keep-alive timeout, so a
+client that never finishes its headers is dropped after `header_timeout` seconds; every
+socket read and write after that gives up after `io_timeout` seconds of silence.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,8 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine, ParseException
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 from api.app import Settings, create_app
 from api.problems import PROBLEM_JSON, TYPE_BASE
@@ -25,9 +32,15 @@ def _classify(exc: BaseException) -> tuple[int, str, str, str]:
     return 500, "Internal Server Error", "internal_error", "the server failed"
 
 
-class ProblemWorker(ThreadWorker):
-    """gunicorn's threaded worker, answering requests it cannot parse with a problem document
-    instead of an HTML page."""
+class GreenWorker(GeventWorker):
+    """gunicorn's gevent worker, with a time limit on every socket read and write, and a
+    problem document instead of an HTML page for a request it cannot parse."""
+
+    def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
+        assert isinstance(self.app, _Server)
+        # gevent's worker only sets the socket blocking, with no time limit, before this.
+        client.settimeout(self.app.io_timeout)
+        AsyncWorker.handle(self, listener, client, addr)
 
     def handle_error(self, req: Any, client: socket.socket, addr: Any,
                      exc: BaseException) -> None:
@@ -47,9 +60,10 @@ class ProblemWorker(ThreadWorker):
 
 
 class _Server(BaseApplication):
-    def __init__(self, settings: Settings, options: dict[str, Any]) -> None:
+    def __init__(self, settings: Settings, options: dict[str, Any], io_timeout: float) -> None:
         self._settings = settings
         self._options = options
+        self.io_timeout = io_timeout
         super().__init__()
 
     def load_config(self) -> None:
@@ -60,9 +74,13 @@ class _Server(BaseApplication):
         return create_app(self._settings)
 
 
-def run_gunicorn(settings: Settings, host: str, port: int, workers: int, threads: int) -> int:
-    options = {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
-               "worker_class": "api.serving.ProblemWorker", "accesslog": "-",
-               "graceful_timeout": 5, "timeout": 60, "limit_request_line": 8190}
-    _Server(settings, options).run()
+def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
+                 connections: int = 10_000, header_timeout: int = 5,
+                 io_timeout: float = 30.0) -> int:
+    options = {"bind": f"{host}:{port}", "workers": workers,
+               "worker_class": "api.serving.GreenWorker", "worker_connections": connections,
+               # Gunicorn reads each request head under its keep-alive time (whole seconds).
+               "keepalive": header_timeout, "accesslog": "-", "graceful_timeout": 5,
+               "timeout": 60, "limit_request_line": 8190}
+    _Server(settings, options, io_timeout).run()
     return 0

@@ -1,26 +1,77 @@
-"""The live event stream: server-sent events, one per domain event, fed from the store."""
+"""The live event stream: server-sent events, one per domain event, fed from the store.
+
+A stream holds no thread: under the green-thread worker it is a greenlet waiting on the
+process's one watcher (`service.watch`). It is released within a second of its client leaving,
+and the streams a process serves are capped in total and per client address.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+import select
+import socket
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
 
 from api.matches import bearer, service
-from api.problems import BadRequest
+from api.problems import BadRequest, problem, unavailable
 from api.responses import EventOut
 from api.schemas import MAX_VERSION, StreamQuery
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/matches")
 LAST_EVENT_ID = re.compile(r"[0-9]{1,10}")
 EVENT = EventOut()
+CHECK_SECONDS = 1.0  # how often an idle stream looks whether its client is still there
+RETRY_AFTER = 5
 
 
-def init_app(app: Flask) -> None:
+class StreamSlots:
+    """How many streams this process serves, in all and to each client address."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total = total
+        self.per_client = per_client
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def take(self, client: str) -> Response | None:
+        """A slot for `client`, or the problem document that refuses one."""
+        with self._lock:
+            if self._open.get(client, 0) >= self.per_client:
+                response = problem(429, "rate_limited", "Too many streams",
+                                   f"at most {self.per_client} live streams per client")
+                response.headers["Retry-After"] = str(RETRY_AFTER)
+                return response
+            if sum(self._open.values()) >= self.total:
+                return unavailable("Too many streams", "the server holds as many live streams"
+                                   " as it may; try again shortly", RETRY_AFTER)
+            self._open[client] = self._open.get(client, 0) + 1
+            return None
+
+    def give_back(self, client: str) -> None:
+        with self._lock:
+            self._open[client] -= 1
+            if not self._open[client]:
+                del self._open[client]
+
+    def count(self) -> int:
+        with self._lock:
+            return sum(self._open.values())
+
+
+def init_app(app: Flask, total: int, per_client: int) -> None:
+    app.extensions["cardems.streams"] = StreamSlots(total, per_client)
     app.register_blueprint(bp)
+
+
+def _slots() -> StreamSlots:
+    slots: StreamSlots = current_app.extensions["cardems.streams"]
+    return slots
 
 
 def _message(item: dict[str, Any]) -> str:
@@ -28,13 +79,41 @@ def _message(item: dict[str, Any]) -> str:
     return f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n"
 
 
-def _events(pages: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
-    yield "retry: 2000\n\n"
-    for page in pages:
-        if not page:
-            yield ": keep-alive\n\n"  # keeps proxies from closing an idle connection
-        for item in page:
-            yield _message(item)
+def _events(pages: Generator[list[dict[str, Any]], None, None], keepalive: float,
+            gone: Callable[[], bool]) -> Iterator[str]:
+    try:
+        yield "retry: 2000\n\n"
+        said = time.monotonic()
+        for page in pages:
+            if not page:
+                if gone():
+                    return
+                if time.monotonic() - said < keepalive:
+                    continue
+                page_text = ": keep-alive\n\n"  # keeps proxies from closing an idle line
+            else:
+                page_text = "".join(_message(item) for item in page)
+            said = time.monotonic()
+            yield page_text
+    finally:
+        pages.close()
+
+
+def _client_gone() -> Callable[[], bool]:
+    """Whether the client has closed its end. A stream's client sends nothing after its
+    request, so a socket that turns readable has reached its end (or is misbehaving)."""
+    sock = request.environ.get("gunicorn.socket")
+    if not isinstance(sock, socket.socket):
+        return lambda: False
+
+    def gone() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
+
+    return gone
 
 
 def _resume_point() -> int:
@@ -54,6 +133,14 @@ def stream(match_id: str) -> Response:
     viewer = service().seat_of(match_id, bearer())
     after = _resume_point()
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
-    body = _events(service().live(match_id, viewer, after, keepalive))
-    return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    client = request.remote_addr or "?"
+    slots = _slots()
+    refused = slots.take(client)
+    if refused is not None:
+        return refused
+    pages = service().live(match_id, viewer, after, min(keepalive, CHECK_SECONDS))
+    response = Response(_events(pages, keepalive, _client_gone()),
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: slots.give_back(client))  # run however the stream ends
+    return response

@@ -43,7 +43,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                             " off: bots never move, for tests)")
     serve.add_argument("--queue", default=None, help=QUEUE_HELP)
     serve.add_argument("--workers", type=int, default=1, help="API processes (gunicorn)")
-    serve.add_argument("--threads", type=int, default=8, help="threads per API process")
+    serve.add_argument("--connections", type=int, default=10_000,
+                       help="open connections per API process (streams included)")
+    serve.add_argument("--max-streams", type=int, default=5000,
+                       help="live event streams per API process")
+    serve.add_argument("--streams-per-client", type=int, default=100,
+                       help="live event streams per client address and API process")
+    serve.add_argument("--header-timeout", type=int, default=5,
+                       help="seconds a client has to send a request's headers")
+    serve.add_argument("--io-timeout", type=float, default=30.0,
+                       help="seconds a body read or a response write may stall")
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
     serve.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
     serve.add_argument("--keepalive", type=float, default=15.0,
@@ -91,13 +100,16 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardems serve: {problem}", file=sys.stderr)
         return 2
     settings = Settings(store=args.store, bots=bots, queue=args.queue,
-                        sse_keepalive=args.keepalive, pace=args.pace)
+                        sse_keepalive=args.keepalive, pace=args.pace,
+                        max_streams=args.max_streams,
+                        streams_per_client=args.streams_per_client)
     if args.dev:
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0
     from api.serving import run_gunicorn
 
-    return run_gunicorn(settings, args.host, args.port, args.workers, args.threads)
+    return run_gunicorn(settings, args.host, args.port, args.workers, args.connections,
+                        args.header_timeout, args.io_timeout)
 
 
 if __name__ == "__main__":

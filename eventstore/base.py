@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 GENESIS_HASH = "0" * 64
+MARK = "@"  # a meta key that begins with it is indexed: `EventStore.marked` lists its streams
 
 
 class StoreError(Exception):
@@ -98,8 +99,17 @@ class EventStore(Protocol):
         """How many events the stream holds (0 for none)."""
         ...
 
+    def versions(self, streams: Sequence[str]) -> dict[str, int]:
+        """The version of each stream named, in one round trip (0 for none)."""
+        ...
+
     def get_meta(self, stream: str, key: str) -> str | None:
         """A private value kept beside the stream (never part of its events)."""
+        ...
+
+    def marked(self, key: str) -> dict[str, str]:
+        """Every stream whose meta `key` holds a value other than "", with that value. Only
+        for keys that begin with MARK: the store keeps an index of those."""
         ...
 
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:

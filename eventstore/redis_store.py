@@ -16,6 +16,7 @@ import redis
 
 from eventstore.base import (
     GENESIS_HASH,
+    MARK,
     ConcurrencyError,
     NewEvent,
     StoredEvent,
@@ -23,10 +24,10 @@ from eventstore.base import (
     chained,
 )
 
-# KEYS: the events stream, the meta hash. ARGV: expected version, the hash at that version,
-# the meta pairs count, the meta pairs, then six fields per event (version, type, data,
-# recorded_at, prev_hash, hash). The hash check lets the client chain from the head it last
-# saw without a round trip to read it first.
+# KEYS: the events stream, the meta hash, the index of marked meta. ARGV: expected version,
+# the hash at that version, the stream's name, the meta pairs count, the meta pairs, then six
+# fields per event (version, type, data, recorded_at, prev_hash, hash). The hash check lets
+# the client chain from the head it last saw without a round trip to read it first.
 APPEND = """
 local version = redis.call('XLEN', KEYS[1])
 local expected = tonumber(ARGV[1])
@@ -39,10 +40,18 @@ if version > 0 then
     return {'stale', version}
   end
 end
-local metas = tonumber(ARGV[3])
-local i = 4
+local metas = tonumber(ARGV[4])
+local i = 5
 for _ = 1, metas do
   redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  if string.sub(ARGV[i], 1, 1) == '@' then
+    local field = ARGV[i] .. '|' .. ARGV[3]
+    if ARGV[i + 1] == '' then
+      redis.call('HDEL', KEYS[3], field)
+    else
+      redis.call('HSET', KEYS[3], field, ARGV[i + 1])
+    end
+  end
   i = i + 2
 end
 while i <= #ARGV do
@@ -54,6 +63,22 @@ end
 return {'ok', version}
 """
 
+
+# KEYS: the meta hash, the index of marked meta. ARGV: the key, the value, the index field,
+# 1 to write only if absent. The value and its index entry change together.
+PUT_MARK = """
+if ARGV[4] == '1' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[2], ARGV[3])
+else
+  redis.call('HSET', KEYS[2], ARGV[3], ARGV[2])
+end
+return 1
+"""
+MARKS = "cardems:marks"  # the index of marked meta: "key|stream" -> value
 
 HEADS_KEPT = 10_000
 
@@ -74,6 +99,11 @@ def _store_errors(method: F) -> F:
     return cast(F, translated)
 
 
+def _glob(text: str) -> str:
+    """`text` matched literally in a Redis glob pattern."""
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
+
+
 def _keys(stream: str) -> tuple[str, str]:
     tag = "cardems:{" + stream + "}"
     return tag + ":events", tag + ":meta"
@@ -85,6 +115,7 @@ class RedisStore:
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
         self._append = client.register_script(APPEND)
+        self._put_mark = client.register_script(PUT_MARK)
         self._heads: dict[str, tuple[int, str]] = {}  # stream -> (version, hash) last seen
 
     @classmethod
@@ -114,14 +145,14 @@ class RedisStore:
         if prev_hash is None:
             prev_hash = self._hash_at(stream, expected_version)
         stored = chained(stream, events, expected_version, prev_hash)
-        args: list[Any] = [expected_version, prev_hash, len(meta or {})]
+        args: list[Any] = [expected_version, prev_hash, stream, len(meta or {})]
         for key, value in (meta or {}).items():
             args += [key, value]
         for event, data in stored:
             args += [event.version, event.type, data, event.recorded_at, event.prev_hash,
                      event.hash]
         try:
-            outcome, version = self._append(keys=list(_keys(stream)), args=args)
+            outcome, version = self._append(keys=[*_keys(stream), MARKS], args=args)
         except redis.RedisError as exc:
             raise StoreError(f"redis append failed: {exc}") from exc
         return str(outcome), int(version), [e for e, _ in stored]
@@ -161,12 +192,30 @@ class RedisStore:
         return int(self.client.xlen(_keys(stream)[0]))
 
     @_store_errors
+    def versions(self, streams: Sequence[str]) -> dict[str, int]:
+        names = list(dict.fromkeys(streams))
+        pipe = self.client.pipeline(transaction=False)
+        for stream in names:
+            pipe.xlen(_keys(stream)[0])
+        return {stream: int(n) for stream, n in zip(names, pipe.execute(), strict=True)}
+
+    @_store_errors
     def get_meta(self, stream: str, key: str) -> str | None:
         value = self.client.hget(_keys(stream)[1], key)
         return None if value is None else str(value)
 
     @_store_errors
+    def marked(self, key: str) -> dict[str, str]:
+        prefix = key + "|"
+        return {field[len(prefix):]: str(value)
+                for field, value in self.client.hscan_iter(MARKS, match=_glob(prefix) + "*")
+                if key.startswith(MARK)}
+
+    @_store_errors
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
+        if key.startswith(MARK):
+            return bool(self._put_mark(keys=[_keys(stream)[1], MARKS],
+                                       args=[key, value, f"{key}|{stream}", int(if_absent)]))
         if if_absent:
             return bool(self.client.hsetnx(_keys(stream)[1], key, value))
         self.client.hset(_keys(stream)[1], key, value)

@@ -6,7 +6,8 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from eventstore.base import GENESIS_HASH, ConcurrencyError, NewEvent, StoredEvent, chained
@@ -28,10 +29,12 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL,
     PRIMARY KEY (stream, key)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS meta_marked ON meta (key) WHERE key LIKE '@%' AND value != '';
 """
 
 
 POLL_SECONDS = 0.2  # how soon a waiter sees an append made by another process
+VARIABLES_PER_QUERY = 500  # well under SQLite's limit on bound parameters
 
 _appended: dict[str, threading.Condition] = {}
 _appended_lock = threading.Lock()
@@ -44,7 +47,8 @@ def _condition(path: str) -> threading.Condition:
 
 
 class SqliteStore:
-    """A connection per thread; every append is one IMMEDIATE transaction."""
+    """Connections are lent from a small pool, one to a caller at a time, whatever runs the
+    callers (threads or green threads); every append is one IMMEDIATE transaction."""
 
     name = "sqlite"
 
@@ -52,29 +56,47 @@ class SqliteStore:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._idle: list[sqlite3.Connection] = []
+        self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self._connect().executescript(SCHEMA)
+        with self._connection() as conn:
+            conn.executescript(SCHEMA)
         self._appended = _condition(str(Path(self.path).resolve()) if self.path != ":memory:"
                                     else f":memory:{id(self)}")
 
-    def _connect(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
         if conn is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
-                                   check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
-            conn.execute("PRAGMA busy_timeout=30000")
-            self._local.conn = conn
+            conn = self._open()
+        try:
+            yield conn
+        finally:
             with self._lock:
-                self._connections.append(conn)
+                if conn in self._all:  # not closed meanwhile
+                    self._idle.append(conn)
+
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
+                               check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
+        conn.execute("PRAGMA busy_timeout=30000")
+        with self._lock:
+            self._all.append(conn)
         return conn
 
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
                meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
-        conn = self._connect()
+        with self._connection() as conn:
+            stored = self._append(conn, stream, events, expected_version, meta)
+        with self._appended:
+            self._appended.notify_all()
+        return stored
+
+    def _append(self, conn: sqlite3.Connection, stream: str, events: Sequence[NewEvent],
+                expected_version: int, meta: Mapping[str, str] | None) -> list[StoredEvent]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute(
@@ -93,19 +115,18 @@ class SqliteStore:
             conn.execute("COMMIT")
         except sqlite3.IntegrityError:
             conn.execute("ROLLBACK")
-            raise ConcurrencyError(stream, expected_version, self.version(stream)) from None
+            raise ConcurrencyError(stream, expected_version, _version(conn, stream)) from None
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        with self._appended:
-            self._appended.notify_all()
         return [e for e, _ in stored]
 
     def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        rows = self._connect().execute(
-            "SELECT version, type, data, recorded_at, prev_hash, hash FROM events "
-            "WHERE stream = ? AND version > ? ORDER BY version LIMIT ?",
-            (stream, after, -1 if limit is None else limit)).fetchall()
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT version, type, data, recorded_at, prev_hash, hash FROM events "
+                "WHERE stream = ? AND version > ? ORDER BY version LIMIT ?",
+                (stream, after, -1 if limit is None else limit)).fetchall()
         return [StoredEvent(stream, v, t, json.loads(d), at, p, h) for v, t, d, at, p, h in rows]
 
     def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
@@ -119,27 +140,51 @@ class SqliteStore:
                 self._appended.wait(min(remaining, POLL_SECONDS))
 
     def version(self, stream: str) -> int:
-        row = self._connect().execute(
-            "SELECT MAX(version) FROM events WHERE stream = ?", (stream,)).fetchone()
-        return row[0] or 0
+        with self._connection() as conn:
+            return _version(conn, stream)
+
+    def versions(self, streams: Sequence[str]) -> dict[str, int]:
+        found = dict.fromkeys(streams, 0)
+        names = list(found)
+        with self._connection() as conn:
+            for start in range(0, len(names), VARIABLES_PER_QUERY):
+                chunk = names[start:start + VARIABLES_PER_QUERY]
+                marks = ",".join("?" * len(chunk))
+                found.update(conn.execute(
+                    f"SELECT stream, MAX(version) FROM events WHERE stream IN ({marks})"
+                    " GROUP BY stream", chunk).fetchall())
+        return found
 
     def get_meta(self, stream: str, key: str) -> str | None:
-        row = self._connect().execute(
-            "SELECT value FROM meta WHERE stream = ? AND key = ?", (stream, key)).fetchone()
+        with self._connection() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE stream = ? AND key = ?",
+                               (stream, key)).fetchone()
         return None if row is None else row[0]
+
+    def marked(self, key: str) -> dict[str, str]:
+        with self._connection() as conn:
+            rows = conn.execute("SELECT stream, value FROM meta WHERE key = ? AND key LIKE '@%'"
+                                " AND value != ''", (key,)).fetchall()
+        return dict(rows)
 
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
         verb = "INSERT OR IGNORE" if if_absent else "INSERT OR REPLACE"
-        cursor = self._connect().execute(f"{verb} INTO meta VALUES (?, ?, ?)",
-                                         (stream, key, value))
-        return cursor.rowcount == 1
+        with self._connection() as conn:
+            cursor = conn.execute(f"{verb} INTO meta VALUES (?, ?, ?)", (stream, key, value))
+            return cursor.rowcount == 1
 
     def is_empty(self) -> bool:
-        return self._connect().execute("SELECT 1 FROM events LIMIT 1").fetchone() is None
+        with self._connection() as conn:
+            return conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is None
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._connections:
+            for conn in self._all:
                 conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+            self._all.clear()
+            self._idle.clear()
+
+
+def _version(conn: sqlite3.Connection, stream: str) -> int:
+    row = conn.execute("SELECT MAX(version) FROM events WHERE stream = ?", (stream,)).fetchone()
+    return int(row[0] or 0)

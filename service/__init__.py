@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from domain.cards import Card
@@ -112,7 +112,7 @@ class MatchService:
         return self.reads.events(match_id, viewer, after, limit)
 
     def live(self, match_id: str, viewer: int | None, after: int,
-             keepalive: float) -> Iterator[list[dict[str, Any]]]:
+             keepalive: float) -> Generator[list[dict[str, Any]], None, None]:
         return self.reads.live(match_id, viewer, after, keepalive)
 
     def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:

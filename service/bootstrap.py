@@ -24,6 +24,8 @@ def build_service(store_url: str, bots: str = "inline", queue_url: str | None = 
         raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
     service = MatchService(open_store(store_url), pace=pace)
     service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
+    if bots == "inline":  # RQ workers sweep their own queue's pending turns
+        service.bots.sweep_forever()
     return service
 
 

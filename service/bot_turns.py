@@ -20,11 +20,14 @@ from service.commands import Commands
 from service.errors import VersionConflict
 from service.matches import Matches
 from service.pacing import instant_text, parse_instant
+from service.waiting import BOT_WAIT, waits_on_bot
 
 log = logging.getLogger(__name__)
 
 THINKING_SHARE = 0.75  # of a paced bot's time goes to thinking; the rest is its margin
 LATE = 0.05  # seconds past its due time after which a paced move is recorded as late
+OVERDUE = 5.0  # seconds past its pace after which a bot turn is taken as lost and handed on
+SWEEP_SECONDS = 2.0  # how often a sweeping service looks for lost bot turns
 
 
 class Dispatcher(Protocol):
@@ -50,6 +53,49 @@ class BotTurns:
         self._pace = dict(pace or {})
         self._thinking = threading.BoundedSemaphore(think_slots)  # bots that think at once
         self._clock = clock
+        self._sweeping = threading.Event()
+
+    def recover(self, overdue_only: bool = True) -> int:
+        """Hand on again every match that waits on a bot whose turn is lost: made by no one
+        since the move that asked for it (a process killed, restarted, or shut down with the
+        turn in hand). A turn still within its pace and `OVERDUE` is left alone unless
+        `overdue_only` is off (at startup, when this process holds no turn). How many."""
+        handed = 0
+        for match_id, version in self.matches.store.marked(BOT_WAIT).items():
+            if overdue_only and not self._overdue(match_id, int(version)):
+                continue
+            state = self.matches.load(match_id)
+            if waits_on_bot(state):
+                self.hand_off(state)
+                handed += 1
+        return handed
+
+    def _overdue(self, match_id: str, version: int) -> bool:
+        last = self.matches.store.read(match_id, after=version - 1, limit=1)
+        if not last:
+            return True
+        slowest = max(self._pace.values(), default=0.0)
+        return self._clock() > parse_instant(last[0].recorded_at) + slowest + OVERDUE
+
+    def sweep_forever(self, period: float = SWEEP_SECONDS) -> threading.Thread:
+        """Recover at once, then every `period` seconds, on a thread of its own."""
+
+        def run() -> None:
+            overdue_only = False
+            while not self._sweeping.is_set():
+                try:
+                    self.recover(overdue_only)
+                    overdue_only = True
+                except Exception:
+                    log.exception("sweeping for lost bot turns failed; trying again")
+                self._sweeping.wait(period)
+
+        thread = threading.Thread(target=run, name="bot-sweeper", daemon=True)
+        thread.start()
+        return thread
+
+    def stop_sweeping(self) -> None:
+        self._sweeping.set()
 
     def hand_off(self, state: Match) -> None:
         """Queue a turn for every bot the match now waits for."""
@@ -122,17 +168,21 @@ class BotTurns:
     def _think(self, view: MatchView, policy: Policy, rng: Random, secret: Secret,
                due: Due | None) -> Command | None:
         """The bot's command, its search stopped at its thinking deadline if it has one."""
-        if due is None:
-            with self._thinking:
-                return bot_command(view, policy, rng, secret)
-        stop = due[0]
+        stop = due[0] if due is not None else None
 
         def drive(search: Iterator[Card]) -> Card:
             best = next(search)
             for best in search:  # noqa: B007 - the last card yielded is the answer
-                if self._clock() >= stop:
+                if stop is not None and self._clock() >= stop:
                     break
+                # Let the others run between two sampled deals: under green threads a
+                # search would otherwise hold every request and stream until it ends.
+                time.sleep(0)
             return best
+
+        if stop is None:
+            with self._thinking:
+                return bot_command(view, policy, rng, secret, drive)
 
         # A turn that cannot get a thinking slot by its deadline decides on one deal.
         slot = self._thinking.acquire(timeout=max(0.0, stop - self._clock()))

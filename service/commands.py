@@ -22,6 +22,7 @@ from eventstore import ConcurrencyError
 from service.errors import VersionConflict
 from service.idempotency import Idempotency
 from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
+from service.waiting import bot_mark
 
 RETRIES = 8
 
@@ -81,8 +82,11 @@ class Commands:
                               self.matches.now())
         events = decide(None, command)
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.bot is None}
+        created = fold(events)
+        assert created is not None
         meta = {"secret": secret_json(secret),
-                "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()})}
+                "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()}),
+                **bot_mark(created)}
         self.matches.append(match_id, events, 0, meta)
         for token in tokens.values():
             self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
@@ -156,7 +160,9 @@ class Commands:
         after = fold(events, state)
         assert after is not None
         reply = Reply(view_json(view_for(after, seat)), after.version)
-        meta = {slot: idempotency.record(reply.as_record())} if idempotency and slot else None
+        meta = bot_mark(after)
+        if idempotency and slot:
+            meta[slot] = idempotency.record(reply.as_record())
         try:
             self.matches.append(state.id, events, state.version, meta, stamp)
         except ConcurrencyError:

@@ -19,6 +19,7 @@ from domain.state import Match
 from eventstore import EventStore, NewEvent, StoredEvent, StoreError
 from service.errors import Forbidden, MatchNotFound, Unauthorized
 from service.kept import Kept
+from service.watch import Watcher
 
 TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
 FORMAT_STREAM, FORMAT_KEY = "$store", "format"
@@ -79,6 +80,7 @@ class Matches:
         self._states: Kept[Match] = Kept(cache_size)
         self._tokens: Kept[dict[str, int]] = Kept(cache_size)
         self._secrets: Kept[Secret] = Kept(cache_size)
+        self.watcher = Watcher(store)
 
     def load(self, match_id: str) -> Match:
         """The match now: the kept state and only the events after it."""
@@ -131,4 +133,7 @@ class Matches:
         for event in events:
             data = to_data(event)
             new.append(NewEvent(event_type(event), data, at, public_form(data)))
-        return self.store.append(match_id, new, expected, meta)
+        stored = self.store.append(match_id, new, expected, meta)
+        if stored:
+            self.watcher.appended(match_id, stored[-1].version)
+        return stored

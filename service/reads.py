@@ -3,7 +3,7 @@ each as its reader may see it now (the domain's views decide what that is)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 from domain.audit import Recorded, trick_audit
@@ -34,7 +34,7 @@ class Reads:
         return [event_item(e, now, viewer) for e in page], now
 
     def live(self, match_id: str, viewer: int | None, after: int,
-             keepalive: float) -> Iterator[list[dict[str, Any]]]:
+             keepalive: float) -> Generator[list[dict[str, Any]], None, None]:
         """The log after `after`, then each new event as it is appended, a page at a time; an
         empty page when `keepalive` seconds pass with nothing new. Ends after the last event
         of a finished match."""
@@ -46,7 +46,7 @@ class Reads:
                 continue
             if now.status is Status.FINISHED and after >= now.version:
                 return
-            if not self.store.wait_for(match_id, after, keepalive):
+            if not self.matches.watcher.wait(match_id, after, keepalive):
                 yield []
 
     def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:

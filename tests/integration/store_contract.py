@@ -74,6 +74,34 @@ class StoreContract:
         store.append("b", new(1), 0)
         assert store.version("a") == 2 and store.version("b") == 1
 
+    def test_the_versions_of_many_streams_come_in_one_call(self, store):
+        store.append("v-a", new(3), 0)
+        store.append("v-b", new(1), 0)
+        names = [f"v-none-{i}" for i in range(1200)]  # more than one query's parameters
+        found = store.versions(["v-a", "v-b", *names, "v-a"])
+        assert found["v-a"] == 3 and found["v-b"] == 1
+        assert set(found) == {"v-a", "v-b", *names}
+        assert not any(found[n] for n in names)
+        assert store.versions([]) == {}
+
+    def test_marked_meta_is_indexed_with_the_append_and_unmarked_by_an_empty_value(self, store):
+        store.append("m-a", new(1), 0, meta={"@waits": "1", "plain": "x"})
+        store.append("m-b", new(2), 0, meta={"@waits": "2"})
+        store.append("m-c", new(1), 0, meta={"@other": "9"})
+        assert store.marked("@waits") == {"m-a": "1", "m-b": "2"}
+        store.append("m-a", new(1), 1, meta={"@waits": ""})
+        assert store.marked("@waits") == {"m-b": "2"}
+        assert store.put_meta("m-c", "@waits", "7")
+        assert not store.put_meta("m-c", "@waits", "8", if_absent=True)
+        assert store.marked("@waits") == {"m-b": "2", "m-c": "7"}
+        store.put_meta("m-b", "@waits", "")
+        assert store.marked("@waits") == {"m-c": "7"}
+        assert store.marked("@other") == {"m-c": "9"}
+        assert store.marked("plain") == {}, "only keys that begin with @ are indexed"
+        with pytest.raises(ConcurrencyError):
+            store.append("m-a", new(1), 0, meta={"@waits": "5"})
+        assert "m-a" not in store.marked("@waits"), "a refused append marks nothing"
+
     def test_every_event_is_chained_to_the_one_before(self, store):
         store.append("s", new(3), 0)
         store.append("s", new(2), 3)

@@ -128,7 +128,7 @@ def matches_created(store) -> int:
         keys = list(store.client.scan_iter(match="cardems:{*}:events", _type="stream"))
         return sum(1 for k in keys if store.client.xrange(k, count=1)[0][1]["type"]
                    == "MatchCreated")
-    return store._connect().execute(
+    return store._open().execute(
         "SELECT COUNT(*) FROM events WHERE type = 'MatchCreated'").fetchone()[0]
 
 
@@ -265,7 +265,7 @@ def tamper(backend, game, match_id, version, change, rechain):
         rows.append((e, data, prev_hash, digest))
         prev = digest
     if backend[0] == "sqlite":
-        conn = game.store._connect()
+        conn = game.store._open()
         for e, data, prev_hash, digest in rows:
             conn.execute("UPDATE events SET data = ?, prev_hash = ?, hash = ? "
                          "WHERE stream = ? AND version = ?",

@@ -18,6 +18,6 @@ def store(url):
 
 class TestSqliteStore(StoreContract):
     def test_the_file_is_in_wal_mode_with_full_sync(self, store):
-        conn = store._connect()
+        conn = store._open()
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2

@@ -1,0 +1,172 @@
+"""The service stays up under many idle streams, clients that leave, and clients that never
+finish sending: a real server, real sockets."""
+
+from __future__ import annotations
+
+import select
+import socket
+import time
+
+import pytest
+
+from tests.e2e.conftest import PEOPLE, create
+from tests.http import Server, call
+
+HEADER_TIMEOUT = 2
+IO_TIMEOUT = 2
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("store") / "cardems.sqlite3"
+    server = Server("--store", f"sqlite:///{store}", "--pace", "0", "--keepalive", "30",
+                    "--streams-per-client", "400", "--max-streams", "450",
+                    "--header-timeout", str(HEADER_TIMEOUT), "--io-timeout", str(IO_TIMEOUT))
+    yield server
+    server.stop()
+
+
+class Stream:
+    """A live stream on a raw socket, its response head read, and what it has received."""
+
+    def __init__(self, server, match_id: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        self.sock.sendall(f"GET /v1/matches/{match_id}/events/stream HTTP/1.1\r\n"
+                          "Host: x\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(4096)
+            assert chunk, "the server closed the stream"
+            head += chunk
+        assert head.startswith(b"HTTP/1.1 200"), head[:200]
+        self.received = head.partition(b"\r\n\r\n")[2]
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def open_stream(server, match_id: str) -> Stream:
+    return Stream(server, match_id)
+
+
+def read_until(streams: list[Stream], needle: bytes, timeout: float = 60.0) -> None:
+    """Read every stream until each has received `needle` (or fail at the deadline)."""
+    waiting = {s for s in streams if needle not in s.received}
+    deadline = time.monotonic() + timeout
+    while waiting:
+        left = deadline - time.monotonic()
+        assert left > 0, f"{len(waiting)} of {len(streams)} streams did not get {needle!r}"
+        readable, _, _ = select.select(list(waiting), [], [], left)
+        for stream in readable:
+            chunk = stream.sock.recv(65536)
+            assert chunk, "a stream ended early"
+            stream.received += chunk
+            if needle in stream.received:
+                waiting.discard(stream)
+
+
+def answers(server, path: str = "/healthz", token: str | None = None) -> int:
+    return call(server.base, "GET", path, token=token).status
+
+
+def test_hundreds_of_open_streams_hold_no_thread_and_all_see_each_move(server):
+    match = create(server.base, seats=PEOPLE)
+    socks = [open_stream(server, match["id"]) for _ in range(300)]
+    try:
+        read_until(socks, b"event: RoundDealt")
+        # With a thread per stream the service would stop answering here.
+        assert answers(server) == 200
+        token = match["tokens"]["0"]
+        assert answers(server, f"/v1/matches/{match['id']}", token) == 200
+        hand = call(server.base, "GET", f"/v1/matches/{match['id']}", token=token).body
+        moved = call(server.base, "POST", f"/v1/matches/{match['id']}/passes",
+                     {"cards": hand["you"]["hand"][:3]}, token=token)
+        assert moved.status == 200
+        read_until(socks, b"event: PassChosen")
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_streams_past_a_clients_share_are_429_and_a_client_that_leaves_frees_its_own(
+        tmp_path):
+    store = tmp_path / "cardems.sqlite3"
+    server = Server("--store", f"sqlite:///{store}", "--bots", "off", "--keepalive", "30",
+                    "--streams-per-client", "3", "--max-streams", "100")
+    try:
+        match = create(server.base, seats=PEOPLE)
+        path = f"/v1/matches/{match['id']}/events/stream"
+        socks = [open_stream(server, match["id"]) for _ in range(3)]
+        refused = call(server.base, "GET", path)
+        assert refused.status == 429 and refused.body["code"] == "rate_limited"
+        assert int(refused.headers["retry-after"]) > 0
+        assert refused.headers["content-type"] == "application/problem+json"
+        socks.pop().close()  # it leaves without a word: the server must notice by itself
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socks.append(open_stream(server, match["id"]))
+                break
+            except AssertionError:
+                assert time.monotonic() < deadline, "the stream left behind was never freed"
+                time.sleep(0.1)
+        for sock in socks:
+            sock.close()
+    finally:
+        server.stop()
+
+
+def test_streams_past_the_total_are_503_with_retry_after(tmp_path):
+    store = tmp_path / "cardems.sqlite3"
+    server = Server("--store", f"sqlite:///{store}", "--bots", "off",
+                    "--streams-per-client", "10", "--max-streams", "2")
+    try:
+        match = create(server.base, seats=PEOPLE)
+        socks = [open_stream(server, match["id"]) for _ in range(2)]
+        refused = call(server.base, "GET", f"/v1/matches/{match['id']}/events/stream")
+        assert refused.status == 503 and refused.body["code"] == "unavailable"
+        assert int(refused.headers["retry-after"]) > 0
+        for sock in socks:
+            sock.close()
+    finally:
+        server.stop()
+
+
+def test_two_hundred_half_sent_requests_delay_nobody_and_are_dropped(server):
+    socks = []
+    for _ in range(200):
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        socks.append(sock)
+    try:
+        for _ in range(20):
+            assert answers(server) == 200
+        match = create(server.base, seats=PEOPLE)
+        assert answers(server, f"/v1/matches/{match['id']}", match["tokens"]["1"]) == 200
+        # Each is closed by the server once its headers are overdue.
+        for sock in socks:
+            sock.settimeout(HEADER_TIMEOUT + 30)
+            assert sock.recv(1024) == b""
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_a_body_that_stops_arriving_is_a_408_and_the_service_goes_on(server):
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=IO_TIMEOUT + 30)
+    try:
+        sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                     b"\r\nContent-Length: 100\r\n\r\n{\"seats\": [")
+        assert answers(server) == 200
+        reply = b""
+        while b"\r\n\r\n" not in reply:
+            chunk = sock.recv(4096)
+            assert chunk, "closed without an answer"
+            reply += chunk
+        assert reply.startswith(b"HTTP/1.1 408"), reply[:100]
+        assert b"application/problem+json" in reply
+    finally:
+        sock.close()
