@@ -108,9 +108,12 @@ def _client_gone() -> Callable[[], bool]:
 
     def gone() -> bool:
         try:
-            readable, _, _ = select.select([sock], [], [], 0)
-            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
-        except (OSError, ValueError):
+            poller = select.poll()  # not select.select: it fails on descriptors past 1023
+            poller.register(sock, select.POLLIN)
+            if not poller.poll(0):
+                return False
+            return sock.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
             return True
 
     return gone

@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search timing)."""
+bots search timing streams)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ SUITES = {
     "bots": "bench.bots_bench",
     "search": "bench.search_bench",
     "timing": "bench.timing_bench",
+    "streams": "bench.streams_bench",
 }
 
 
