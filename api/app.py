@@ -10,7 +10,7 @@ from flask import Flask, Response, jsonify
 from flask.json.provider import DefaultJSONProvider
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import matches, problems, stream
+from api import limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
 from service.bootstrap import DEFAULT_STORE, build_service
@@ -29,6 +29,8 @@ class Settings:
     sse_keepalive: float = 15.0
     max_streams: int = 5000  # live streams one API process serves at once
     streams_per_client: int = 100  # of which one client address may hold
+    create_limit: str = limits.CREATE_LIMIT  # matches one client address may create
+    move_limit: str = limits.MOVE_LIMIT  # moves one client address may make
     pace: Mapping[str, float] = field(default_factory=dict)  # none: bots move at once
 
 
@@ -45,6 +47,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     problems.init_app(app)
     matches.init_app(app)
     stream.init_app(app, settings.max_streams, settings.streams_per_client)
+    limits.init_app(app, settings.store, settings.create_limit, settings.move_limit)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.yaml"))
 
     @app.get("/healthz")

@@ -9,6 +9,7 @@ from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, 
 from marshmallow import Schema
 
 from api.json_body import parse_object, read_body
+from api.limits import on_create, on_move
 from api.problems import BadRequest
 from api.responses import (
     CreatedOut,
@@ -111,6 +112,7 @@ def moved(reply: Reply) -> Response:
 
 
 @bp.post("")
+@on_create
 def create_match() -> Response:
     data = body(CreateMatchIn())
     seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
@@ -129,6 +131,7 @@ def get_match(match_id: str) -> Response:
 
 
 @bp.post("/<match_id>/passes")
+@on_move
 def pass_cards(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(PassIn())
@@ -136,6 +139,7 @@ def pass_cards(match_id: str) -> Response:
 
 
 @bp.post("/<match_id>/plays")
+@on_move
 def play_card(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(PlayIn())
@@ -143,6 +147,7 @@ def play_card(match_id: str) -> Response:
 
 
 @bp.post("/<match_id>/moon")
+@on_move
 def choose_moon(match_id: str) -> Response:
     seat = acting_seat(match_id)
     data = body(MoonIn())

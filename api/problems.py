@@ -28,7 +28,7 @@ _HTTP_CODES = {
     400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "version_conflict",
     413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
-    428: "precondition_required", 429: "too_many_requests",
+    428: "precondition_required", 429: "rate_limited",
 }
 
 

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from api.limits import CREATE_LIMIT, MOVE_LIMIT
 from domain.bots.base import BOT_LEVELS
 from service.bootstrap import DEFAULT_STORE, store_problem
 from service.pacing import DEFAULT_PACE, parse_pace
@@ -49,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="live event streams per API process")
     serve.add_argument("--streams-per-client", type=int, default=100,
                        help="live event streams per client address and API process")
+    serve.add_argument("--create-limit", default=CREATE_LIMIT,
+                       help=f"matches one client address may create (default {CREATE_LIMIT})")
+    serve.add_argument("--move-limit", default=MOVE_LIMIT,
+                       help=f"moves one client address may make (default {MOVE_LIMIT})")
     serve.add_argument("--header-timeout", type=int, default=5,
                        help="seconds a client has to send a request's headers")
     serve.add_argument("--io-timeout", type=float, default=30.0,
@@ -102,7 +107,8 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings(store=args.store, bots=bots, queue=args.queue,
                         sse_keepalive=args.keepalive, pace=args.pace,
                         max_streams=args.max_streams,
-                        streams_per_client=args.streams_per_client)
+                        streams_per_client=args.streams_per_client,
+                        create_limit=args.create_limit, move_limit=args.move_limit)
     if args.dev:
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0

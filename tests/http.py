@@ -64,7 +64,11 @@ class Server:
                  clean_env: bool = False) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        command = [python, "-m", "cli.main", "serve", "--port", str(self.port), *args]
+        # The tests create and move far faster than a person: a limit only where they test it.
+        generous = [flag for name in ("--create-limit", "--move-limit") if name not in args
+                    for flag in (name, "1000000/minute")]
+        command = [python, "-m", "cli.main", "serve", "--port", str(self.port), *generous,
+                   *args]
         self.process = subprocess.Popen(
             command, cwd=cwd, env={**({} if clean_env else os.environ), **(env or {})},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -180,3 +180,39 @@ def test_a_body_that_stops_arriving_is_a_408_and_the_service_goes_on(server):
         assert b"application/problem+json" in reply
     finally:
         sock.close()
+
+
+def test_creations_and_moves_past_their_limits_are_429_and_change_nothing(tmp_path):
+    store = tmp_path / "cardems.sqlite3"
+    server = Server("--store", f"sqlite:///{store}", "--bots", "off",
+                    "--create-limit", "2/minute", "--move-limit", "3/minute")
+    try:
+        first = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE})
+        assert first.status == 201
+        assert first.headers["ratelimit-limit"] == "2"
+        assert first.headers["ratelimit-remaining"] == "1"
+        assert call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}).status == 201
+        refused = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE})
+        assert refused.status == 429 and refused.body["code"] == "rate_limited"
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert 0 < int(refused.headers["retry-after"]) <= 60
+        assert refused.headers["ratelimit-remaining"] == "0"
+        match = first.body
+        path = f"/v1/matches/{match['id']}/passes"
+        for seat in range(3):
+            token = match["tokens"][str(seat)]
+            hand = call(server.base, "GET", f"/v1/matches/{match['id']}", token=token)
+            moved = call(server.base, "POST", path, {"cards": hand.body["you"]["hand"][:3]},
+                         token=token)
+            assert moved.status == 200, moved.body
+        before = call(server.base, "GET", f"/v1/matches/{match['id']}").body["version"]
+        token = match["tokens"]["3"]
+        hand = call(server.base, "GET", f"/v1/matches/{match['id']}", token=token)
+        refused = call(server.base, "POST", path, {"cards": hand.body["you"]["hand"][:3]},
+                       token=token)
+        assert refused.status == 429 and refused.body["code"] == "rate_limited"
+        assert call(server.base, "GET", f"/v1/matches/{match['id']}").body["version"] == before
+        assert call(server.base, "GET", f"/v1/matches/{match['id']}").status == 200, \
+            "reading is not limited"
+    finally:
+        server.stop()

@@ -1,0 +1,43 @@
+"""Fair use: how often one client address may create matches and make moves.
+
+Flask-Limiter counts, in the store's Redis when the store is one (so that every API process
+shares the counts) and in this process's memory otherwise. A request over a limit is a 429
+problem document with Retry-After; every limited response carries the RateLimit headers.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+from flask_limiter import HeaderNames, Limiter
+from flask_limiter.util import get_remote_address
+
+CREATE_LIMIT = "20/minute;200/hour"
+MOVE_LIMIT = "600/minute"  # a person moves a few times a minute; a client of four, a bit more
+
+limiter = Limiter(
+    get_remote_address, headers_enabled=True, key_prefix="cardems-limits",
+    strategy="moving-window", swallow_errors=True,
+    header_name_mapping={HeaderNames.LIMIT: "RateLimit-Limit",
+                         HeaderNames.REMAINING: "RateLimit-Remaining",
+                         HeaderNames.RESET: "RateLimit-Reset"})
+
+
+def _create_limit() -> str:
+    return str(current_app.config["CARDEMS_CREATE_LIMIT"])
+
+
+def _move_limit() -> str:
+    return str(current_app.config["CARDEMS_MOVE_LIMIT"])
+
+
+on_create = limiter.limit(_create_limit)
+on_move = limiter.shared_limit(_move_limit, scope="moves")
+
+
+def init_app(app: Flask, store_url: str, create_limit: str = CREATE_LIMIT,
+             move_limit: str = MOVE_LIMIT) -> None:
+    app.config["CARDEMS_CREATE_LIMIT"] = create_limit
+    app.config["CARDEMS_MOVE_LIMIT"] = move_limit
+    app.config["RATELIMIT_STORAGE_URI"] = store_url if store_url.startswith("redis") \
+        else "memory://"
+    limiter.init_app(app)
