@@ -14,6 +14,7 @@ from api import limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
 from service.bootstrap import DEFAULT_STORE, build_service
+from service.fair_use import FairUse
 
 # The contract, shipped in the package (api/openapi.yaml links to the one at the top).
 OPENAPI = Path(__file__).parent / "openapi.yaml"
@@ -31,6 +32,7 @@ class Settings:
     streams_per_client: int = 100  # of which one client address may hold
     create_limit: str = limits.CREATE_LIMIT  # matches one client address may create
     move_limit: str = limits.MOVE_LIMIT  # moves one client address may make
+    fair: FairUse = field(default_factory=FairUse)  # caps on bots alone, idle time
     pace: Mapping[str, float] = field(default_factory=dict)  # none: bots move at once
 
 
@@ -42,7 +44,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     assert isinstance(app.json, DefaultJSONProvider)
     app.json.sort_keys = False  # replies keep the order their schema gives
     service = build_service(settings.store, settings.bots, settings.queue, settings.pace,
-                            settings.bot_threads)
+                            settings.bot_threads, settings.fair)
     app.extensions["cardems"] = service
     problems.init_app(app)
     matches.init_app(app)

@@ -19,7 +19,7 @@ from api.responses import (
     ReplayOut,
     TrickAuditOut,
 )
-from api.schemas import CreateMatchIn, EventsQuery, MoonIn, PassIn, PlayIn
+from api.schemas import AbandonIn, CreateMatchIn, EventsQuery, MoonIn, PassIn, PlayIn
 from domain.events import SeatSpec
 from domain.rules import MoonRule, Rules
 from service import MatchService, Reply
@@ -118,7 +118,7 @@ def create_match() -> Response:
     seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
     rules = Rules.from_mapping(data["rules"])
     reply = service().create_match(seats, rules, data["client_seed"], data["decks"],
-                                   idempotency(creation=True))
+                                   idempotency(creation=True), request.remote_addr or "")
     response = reply_response(reply["view"], reply["version"], 201, CREATED)
     response.headers["Location"] = url_for("matches.get_match", match_id=reply["view"]["id"])
     return response
@@ -153,6 +153,14 @@ def choose_moon(match_id: str) -> Response:
     data = body(MoonIn())
     choice = MoonRule(data["choice"])
     return moved(service().choose_moon(match_id, seat, choice, if_match(), idempotency()))
+
+
+@bp.post("/<match_id>/abandon")
+@on_move
+def abandon(match_id: str) -> Response:
+    seat = acting_seat(match_id)
+    body(AbandonIn())
+    return moved(service().abandon(match_id, seat, if_match(), idempotency()))
 
 
 @bp.get("/<match_id>/events")

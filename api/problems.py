@@ -19,9 +19,11 @@ from service.errors import (
     Unauthorized,
     VersionConflict,
 )
+from service.fair_use import BotMatchesCapped
 from service.idempotency import KeyReused
 
 PROBLEM_JSON = "application/problem+json"
+CAPPED_RETRY = 60  # seconds: matches of bots alone take minutes to end
 TYPE_BASE = "https://cardems.example/problems/"
 
 _HTTP_CODES = {
@@ -123,6 +125,14 @@ def init_app(app: Flask) -> None:
     def conflict(e: VersionConflict) -> Response:
         return problem(409, "version_conflict", "Version conflict", str(e),
                        version=e.actual)
+
+    @app.errorhandler(BotMatchesCapped)
+    def capped(e: BotMatchesCapped) -> Response:
+        if e.per_client:
+            response = problem(429, "rate_limited", "Too many matches of bots", str(e))
+            response.headers["Retry-After"] = str(CAPPED_RETRY)
+            return response
+        return unavailable("Too many matches of bots", str(e), CAPPED_RETRY)
 
     @app.errorhandler(StillInProgress)
     def in_progress(e: StillInProgress) -> Response:

@@ -69,6 +69,10 @@ class MoonIn(Schema):
         [MoonRule.ADD_TO_OTHERS.value, MoonRule.SUBTRACT_FROM_SELF.value]))
 
 
+class AbandonIn(Schema):
+    """No fields: the token says who gives the match up."""
+
+
 MAX_VERSION = 2**31 - 1
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from api.limits import CREATE_LIMIT, MOVE_LIMIT
 from domain.bots.base import BOT_LEVELS
 from service.bootstrap import DEFAULT_STORE, store_problem
+from service.fair_use import FairUse
 from service.pacing import DEFAULT_PACE, parse_pace
 
 QUEUE_HELP = ("redis://HOST:PORT/DB of the bots' RQ queue (default: the store's Redis); it"
@@ -54,6 +55,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help=f"matches one client address may create (default {CREATE_LIMIT})")
     serve.add_argument("--move-limit", default=MOVE_LIMIT,
                        help=f"moves one client address may make (default {MOVE_LIMIT})")
+    serve.add_argument("--bot-matches-per-client", type=int, default=FairUse.bot_matches_per_client,
+                       help="matches of bots alone one client address may run at once")
+    serve.add_argument("--bot-matches", type=int, default=FairUse.bot_matches,
+                       help="matches of bots alone that may run at once in all")
+    serve.add_argument("--bot-rounds", type=int, default=FairUse.bot_rounds,
+                       help="rounds after which a match of bots alone is abandoned")
+    serve.add_argument("--idle-hours", type=float, default=FairUse.idle_seconds / 3600,
+                       help="hours without a move after which a match with people is abandoned")
     serve.add_argument("--header-timeout", type=int, default=5,
                        help="seconds a client has to send a request's headers")
     serve.add_argument("--io-timeout", type=float, default=30.0,
@@ -108,7 +117,9 @@ def _serve(args: argparse.Namespace) -> int:
                         sse_keepalive=args.keepalive, pace=args.pace,
                         max_streams=args.max_streams,
                         streams_per_client=args.streams_per_client,
-                        create_limit=args.create_limit, move_limit=args.move_limit)
+                        create_limit=args.create_limit, move_limit=args.move_limit,
+                        fair=FairUse(args.bot_matches_per_client, args.bot_matches,
+                                     args.bot_rounds, args.idle_hours * 3600))
     if args.dev:
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0

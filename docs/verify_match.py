@@ -184,7 +184,9 @@ def dealt_hands(deck: list[str], dealer: int) -> list[list[str]]:
 
 def check_deals(events: list[dict[str, Any]]) -> tuple[str, list[str]]:
     created = next((e["data"] for e in events if e["type"] == "MatchCreated"), None)
-    ended = next((e["data"] for e in events if e["type"] == "MatchEnded"), None)
+    # A match won or abandoned reveals its seed the same way.
+    ended = next((e["data"] for e in events if e["type"] in ("MatchEnded", "MatchAbandoned")),
+                 None)
     if created is None:
         return "no MatchCreated event", ["the log does not begin with the match's creation"]
     if ended is None:

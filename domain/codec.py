@@ -8,8 +8,10 @@ from typing import Any
 from domain.cards import Card, parse_card
 from domain.events import (
     EVENT_TYPES,
+    AbandonReason,
     CardPlayed,
     Event,
+    MatchAbandoned,
     MatchCreated,
     MatchEnded,
     MoonChosen,
@@ -92,6 +94,9 @@ _ENCODE: dict[type, Callable[[Any], Data]] = {
     MatchEnded: lambda e: {
         "winner": e.winner, "totals": list(e.totals), "server_seed": e.server_seed,
         "decks": [_cards(d) for d in e.decks]},
+    MatchAbandoned: lambda e: {
+        "reason": e.reason.value, "seat": e.seat, "totals": list(e.totals),
+        "server_seed": e.server_seed, "decks": [_cards(d) for d in e.decks]},
 }
 
 _DECODE: dict[type, Callable[[Data], Event]] = {
@@ -115,6 +120,9 @@ _DECODE: dict[type, Callable[[Data], Event]] = {
         d["sun"], d["jack"]),
     MatchEnded: lambda d: MatchEnded(
         d["winner"], tuple(d["totals"]), d["server_seed"], tuple(_hand(h) for h in d["decks"])),
+    MatchAbandoned: lambda d: MatchAbandoned(
+        AbandonReason(d["reason"]), d["seat"], tuple(d["totals"]), d["server_seed"],
+        tuple(_hand(h) for h in d["decks"])),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.cards import Card
-from domain.events import Hand, SeatSpec
+from domain.events import AbandonReason, Hand, SeatSpec
 from domain.rules import MoonRule, Rules
 
 
@@ -55,4 +55,14 @@ class ChooseMoon:
     bot: str | None = None
 
 
-Command = CreateMatch | PassCards | PlayCard | ChooseMoon
+@dataclass(frozen=True, slots=True)
+class AbandonMatch:
+    """End the match unplayed: a person at the table gives it up (`seat`), or the service
+    does (no seat) when its people stay away or bots alone play on too long."""
+
+    reason: AbandonReason
+    seat: int | None
+    secret: Secret
+
+
+Command = CreateMatch | PassCards | PlayCard | ChooseMoon | AbandonMatch

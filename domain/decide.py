@@ -8,11 +8,21 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.cards import Card, penalty, spell
-from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.commands import (
+    AbandonMatch,
+    ChooseMoon,
+    Command,
+    CreateMatch,
+    PassCards,
+    PlayCard,
+    Secret,
+)
 from domain.errors import IllegalMove, InvalidCommand, Violation
 from domain.events import (
+    AbandonReason,
     CardPlayed,
     Event,
+    MatchAbandoned,
     MatchCreated,
     MatchEnded,
     MoonChosen,
@@ -203,6 +213,22 @@ def _choose_moon(state: Match | None, c: ChooseMoon) -> list[Event]:
     return [chosen, *_end_round(evolve(state, chosen), c.secret, c.choice)]
 
 
+def _abandon(state: Match | None, c: AbandonMatch) -> list[Event]:
+    if state is None:
+        raise IllegalMove(Violation.WRONG_PHASE, "there is no such match")
+    if state.is_over:
+        raise IllegalMove(Violation.WRONG_PHASE, f"the match is {state.status.value} already")
+    if (c.reason is AbandonReason.BY_SEAT) != (c.seat is not None):
+        raise InvalidCommand("seat", "a seat abandons only by its own choice")
+    if c.seat is not None:
+        _check_seat(c.seat)
+        if state.seats[c.seat].bot is not None:
+            raise InvalidCommand("seat", "a bot does not abandon")
+    _check_secret(state, c.secret)
+    return [MatchAbandoned(c.reason, c.seat, state.totals, c.secret.server_seed.hex(),
+                           c.secret.decks)]
+
+
 def _round_in(state: Match | None, status: Status, why: str) -> Round:
     if state is None or state.round is None:
         raise IllegalMove(Violation.WRONG_PHASE, "there is no such match")
@@ -230,4 +256,5 @@ def _check_secret(state: Match, secret: Secret) -> None:
 
 _DECIDE: dict[type, Callable[[Any, Any], list[Event]]] = {
     CreateMatch: _create, PassCards: _pass, PlayCard: _play, ChooseMoon: _choose_moon,
+    AbandonMatch: _abandon,
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from domain.cards import Card
 from domain.passing import PassDirection
@@ -117,13 +118,31 @@ class MatchEnded:
     decks: tuple[Hand, ...]
 
 
+class AbandonReason(StrEnum):
+    BY_SEAT = "by_seat"  # a person at the table gave it up
+    IDLE = "idle"  # its people did not act for too long
+    ROUND_LIMIT = "round_limit"  # a match of bots alone reached its most rounds
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAbandoned:
+    """The match ends with no winner; the seed (and any given decks) are revealed as at a
+    win, so every deal dealt so far can be checked."""
+
+    reason: AbandonReason
+    seat: int | None  # who gave it up, for BY_SEAT
+    totals: Scores
+    server_seed: str
+    decks: tuple[Hand, ...]
+
+
 Event = (
     MatchCreated | RoundDealt | PassChosen | PassesExchanged | CardPlayed | TrickTaken
-    | MoonShot | MoonChosen | RoundScored | MatchEnded
+    | MoonShot | MoonChosen | RoundScored | MatchEnded | MatchAbandoned
 )
 
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (MatchCreated, RoundDealt, PassChosen, PassesExchanged, CardPlayed, TrickTaken,
-                MoonShot, MoonChosen, RoundScored, MatchEnded)
+                MoonShot, MoonChosen, RoundScored, MatchEnded, MatchAbandoned)
 }

@@ -9,6 +9,7 @@ from domain.cards import QUEEN_OF_SPADES, TWO_OF_CLUBS, Suit
 from domain.events import (
     CardPlayed,
     Event,
+    MatchAbandoned,
     MatchCreated,
     MatchEnded,
     MoonChosen,
@@ -128,10 +129,16 @@ def _ended(m: Match, e: MatchEnded) -> Match:
                    revealed_decks=e.decks, version=m.version + 1)
 
 
+def _abandoned(m: Match, e: MatchAbandoned) -> Match:
+    return evolved(m, status=Status.ABANDONED, server_seed=e.server_seed,
+                   revealed_decks=e.decks, moon_shooter=None, version=m.version + 1)
+
+
 _APPLY: dict[type, Callable[[Any, Any], Match]] = {
     MatchCreated: _created, RoundDealt: _dealt, PassChosen: _pass_chosen,
     PassesExchanged: _exchanged, CardPlayed: _played, TrickTaken: _trick_taken,
     MoonShot: _moon_shot, MoonChosen: _moon_chosen, RoundScored: _scored, MatchEnded: _ended,
+    MatchAbandoned: _abandoned,
 }
 
 

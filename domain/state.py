@@ -33,6 +33,7 @@ class Status(StrEnum):
     PLAYING = "playing"
     MOON_CHOICE = "moon_choice"
     FINISHED = "finished"
+    ABANDONED = "abandoned"  # ended with no winner
 
 
 # Play and Trick are named tuples rather than dataclasses: one of each is made for every card
@@ -103,6 +104,11 @@ class Match:
     revealed_decks: tuple[Hand, ...] = ()
 
     @property
+    def is_over(self) -> bool:
+        """Won or abandoned: no move is left, and every secret of it is revealed."""
+        return self.status in (Status.FINISHED, Status.ABANDONED)
+
+    @property
     def turn(self) -> int | None:
         """The seat to play a card, or None outside the play of a trick."""
         if self.status is Status.PLAYING and self.round is not None:
@@ -111,7 +117,7 @@ class Match:
 
     def round_is_over(self, number: int) -> bool:
         """True once round `number` has been played out, so its deal and passes are public."""
-        if self.status is Status.FINISHED or number <= len(self.history):
+        if self.is_over or number <= len(self.history):
             return True
         return self.status is Status.MOON_CHOICE and self.round is not None \
             and self.round.number == number

@@ -11,12 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.commands import (
+    AbandonMatch,
+    ChooseMoon,
+    Command,
+    CreateMatch,
+    PassCards,
+    PlayCard,
+    Secret,
+)
 from domain.decide import decide, round_deck
 from domain.errors import IllegalMove, InvalidCommand
 from domain.events import (
     CardPlayed,
     Event,
+    MatchAbandoned,
     MatchCreated,
     MatchEnded,
     MoonChosen,
@@ -49,6 +58,8 @@ def _command_for(event: Event, secret: Secret) -> Command | None:
         return PlayCard(event.seat, event.card, secret, event.bot)
     if isinstance(event, MoonChosen):
         return ChooseMoon(event.seat, event.choice, secret, event.bot)
+    if isinstance(event, MatchAbandoned):
+        return AbandonMatch(event.reason, event.seat, secret)
     return None
 
 
@@ -80,7 +91,7 @@ def replay_check(events: Sequence[Event], secret: Secret) -> ReplayCheck:
 
 def deals_check(events: Sequence[Event]) -> bool | None:
     """Once the match is over, every deal recomputed from the revealed seed; None before."""
-    if not events or not isinstance(events[-1], MatchEnded):
+    if not events or not isinstance(events[-1], MatchEnded | MatchAbandoned):
         return None
     created, ended = events[0], events[-1]
     if not isinstance(created, MatchCreated):

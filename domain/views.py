@@ -72,7 +72,7 @@ class MatchView:
 def seats_to_act(m: Match) -> tuple[int, ...]:
     """The seats the match waits for: passers, the seat on turn, or the moon's shooter."""
     rnd = m.round
-    if rnd is None or m.status is Status.FINISHED:
+    if rnd is None or m.is_over:
         return ()
     if m.status is Status.PASSING:
         return tuple(s for s in range(SEATS) if rnd.passes[s] is None)
@@ -84,7 +84,7 @@ def seats_to_act(m: Match) -> tuple[int, ...]:
 def view_for(m: Match, viewer: int | None) -> MatchView:
     """The match as `viewer` (a seat, or None for a spectator) may see it."""
     rnd = m.round or _not_dealt(m)
-    hidden_trick = m.status in (Status.DEALING, Status.PASSING, Status.FINISHED)
+    hidden_trick = m.is_over or m.status in (Status.DEALING, Status.PASSING)
     return MatchView(
         id=m.id, version=m.version, status=m.status, round=rnd.number,
         pass_direction=rnd.pass_direction, dealer=rnd.dealer, turn=m.turn,
@@ -95,7 +95,7 @@ def view_for(m: Match, viewer: int | None) -> MatchView:
         seats=m.seats, seats_passed=tuple(s for s in range(SEATS) if rnd.passes[s] is not None),
         rules=m.rules, winner=m.winner, moon_shooter=m.moon_shooter,
         seed_commitment=m.seed_commitment, given_decks=m.given_decks,
-        server_seed=m.server_seed if m.status is Status.FINISHED else None,
+        server_seed=m.server_seed if m.is_over else None,
         created_at=m.created_at, you=None if viewer is None else _seat_view(m, viewer),
     )
 

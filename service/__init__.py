@@ -16,16 +16,18 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from domain.cards import Card
-from domain.events import SeatSpec
+from domain.events import AbandonReason, SeatSpec
 from domain.rules import MoonRule, Rules
 from domain.state import Match
 from eventstore import EventStore
 from service.bot_turns import BotTurns, Dispatcher
 from service.commands import Commands, Created, Reply
 from service.creations import Creations
+from service.fair_use import FairUse
 from service.idempotency import Idempotency
 from service.matches import Matches, decode, utc_now
 from service.reads import Reads, event_item
+from service.sweeps import Sweeper
 
 __all__ = ["Created", "Dispatcher", "MatchService", "Reply", "decode", "event_item"]
 
@@ -38,14 +40,15 @@ class MatchService:
                  entropy: Callable[[int], bytes] = secrets.token_bytes,
                  clock: Callable[[], float] = time.time,
                  pace: Mapping[str, float] | None = None, think_slots: int = 2,
-                 cache_size: int = 512) -> None:
+                 cache_size: int = 512, fair: FairUse | None = None) -> None:
         self.matches = Matches(store, now, cache_size)
-        self.commands = Commands(self.matches, entropy)
+        self.commands = Commands(self.matches, entropy, fair=fair)
         self.creations = Creations(self.commands, clock)
         self.reads = Reads(self.matches)
         self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
         self.commands.on_moved = self.bots.hand_off
         self.bots.dispatcher = dispatcher
+        self.sweeper = Sweeper(self.bots, self.commands)
 
     @property
     def store(self) -> EventStore:
@@ -66,16 +69,18 @@ class MatchService:
     # -- commands -----------------------------------------------------------------------
 
     def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
-               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None) -> Created:
-        return self.commands.create(seats, rules, client_seed, decks, match_id)
+               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None,
+               owner: str = "") -> Created:
+        return self.commands.create(seats, rules, client_seed, decks, match_id, owner)
 
     def create_match(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str,
                      decks: Sequence[Sequence[Card]],
-                     idempotency: Idempotency | None = None) -> dict[str, Any]:
-        """The creation's reply (`view` with the tokens, `version`): once per key, if given."""
+                     idempotency: Idempotency | None = None, owner: str = "") -> dict[str, Any]:
+        """The creation's reply (`view` with the tokens, `version`): once per key, if given.
+        `owner`, the caller's address, counts matches of bots alone against its cap."""
         if idempotency is None:
-            return self.create(seats, rules, client_seed, decks).reply()
-        return self.creations.create_once(idempotency, seats, rules, client_seed, decks)
+            return self.create(seats, rules, client_seed, decks, owner=owner).reply()
+        return self.creations.create_once(idempotency, seats, rules, client_seed, decks, owner)
 
     def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
                    expected_version: int | None = None,
@@ -92,6 +97,12 @@ class MatchService:
                     idempotency: Idempotency | None = None) -> Reply:
         return self.commands.choose_moon(match_id, seat, choice, expected_version,
                                          idempotency)
+
+    def abandon(self, match_id: str, seat: int, expected_version: int | None = None,
+                idempotency: Idempotency | None = None) -> Reply:
+        """A person at the table gives the match up: it ends with no winner."""
+        return self.commands.abandon(match_id, seat, AbandonReason.BY_SEAT, expected_version,
+                                     idempotency)
 
     def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False) -> bool:
         return self.bots.bot_turn(match_id, seat, version, rerun)

@@ -9,6 +9,7 @@ from eventstore import StoreError, open_store
 from eventstore.open import DEFAULT_STORE
 from service import MatchService
 from service.bot_turns import Dispatcher
+from service.fair_use import FairUse
 from service.matches import ensure_format
 
 BOT_DISPATCHERS = ("inline", "rq", "off")
@@ -17,15 +18,15 @@ __all__ = ["BOT_DISPATCHERS", "DEFAULT_STORE", "build_service", "store_problem"]
 
 def build_service(store_url: str, bots: str = "inline", queue_url: str | None = None,
                   pace: Mapping[str, float] | None = None,
-                  bot_threads: int = 16) -> MatchService:
+                  bot_threads: int = 16, fair: FairUse | None = None) -> MatchService:
     """A service on the store at `store_url`, its bot turns run `bots`: on a thread pool in
     this process (inline), queued on Redis for `cardems worker`s (rq), or nowhere (off)."""
     if bots not in BOT_DISPATCHERS:
         raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
-    service = MatchService(open_store(store_url), pace=pace)
+    service = MatchService(open_store(store_url), pace=pace, fair=fair)
     service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
-    if bots == "inline":  # RQ workers sweep their own queue's pending turns
-        service.bots.sweep_forever()
+    # RQ workers sweep their own queue's pending turns; idle matches are swept here anyway.
+    service.sweeper.start(turns=bots == "inline")
     return service
 
 

@@ -14,20 +14,20 @@ from typing import Protocol
 from domain.bots.base import Policy, bot_command, policy_named
 from domain.cards import Card
 from domain.commands import Command, Secret
+from domain.events import AbandonReason
 from domain.state import Match
 from domain.views import MatchView, seats_to_act, view_for
 from service.commands import Commands
 from service.errors import VersionConflict
 from service.matches import Matches
 from service.pacing import instant_text, parse_instant
-from service.waiting import BOT_WAIT, waits_on_bot
+from service.waiting import BOT_WAIT, bots_only, waits_on_bot
 
 log = logging.getLogger(__name__)
 
 THINKING_SHARE = 0.75  # of a paced bot's time goes to thinking; the rest is its margin
 LATE = 0.05  # seconds past its due time after which a paced move is recorded as late
 OVERDUE = 5.0  # seconds past its pace after which a bot turn is taken as lost and handed on
-SWEEP_SECONDS = 2.0  # how often a sweeping service looks for lost bot turns
 
 
 class Dispatcher(Protocol):
@@ -53,7 +53,6 @@ class BotTurns:
         self._pace = dict(pace or {})
         self._thinking = threading.BoundedSemaphore(think_slots)  # bots that think at once
         self._clock = clock
-        self._sweeping = threading.Event()
 
     def recover(self, overdue_only: bool = True) -> int:
         """Hand on again every match that waits on a bot whose turn is lost: made by no one
@@ -76,26 +75,6 @@ class BotTurns:
             return True
         slowest = max(self._pace.values(), default=0.0)
         return self._clock() > parse_instant(last[0].recorded_at) + slowest + OVERDUE
-
-    def sweep_forever(self, period: float = SWEEP_SECONDS) -> threading.Thread:
-        """Recover at once, then every `period` seconds, on a thread of its own."""
-
-        def run() -> None:
-            overdue_only = False
-            while not self._sweeping.is_set():
-                try:
-                    self.recover(overdue_only)
-                    overdue_only = True
-                except Exception:
-                    log.exception("sweeping for lost bot turns failed; trying again")
-                self._sweeping.wait(period)
-
-        thread = threading.Thread(target=run, name="bot-sweeper", daemon=True)
-        thread.start()
-        return thread
-
-    def stop_sweeping(self) -> None:
-        self._sweeping.set()
 
     def hand_off(self, state: Match) -> None:
         """Queue a turn for every bot the match now waits for."""
@@ -122,6 +101,10 @@ class BotTurns:
             if rerun:
                 self.hand_off(state)
             return False
+        if bots_only(state) and state.round is not None \
+                and state.round.number > self.commands.fair.bot_rounds:
+            self.commands.abandon(match_id, None, AbandonReason.ROUND_LIMIT, state.version)
+            return True
         policy = policy_named(bot)
         rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
         view = view_for(state, seat)

@@ -10,19 +10,28 @@ from typing import Any
 
 from domain.bots.base import policy_named
 from domain.cards import Card
-from domain.commands import ChooseMoon, Command, CreateMatch, PassCards, PlayCard, Secret
+from domain.commands import (
+    AbandonMatch,
+    ChooseMoon,
+    Command,
+    CreateMatch,
+    PassCards,
+    PlayCard,
+    Secret,
+)
 from domain.decide import decide
 from domain.errors import IllegalMove, Violation
-from domain.events import Event, SeatSpec
+from domain.events import AbandonReason, Event, SeatSpec
 from domain.evolve import fold
 from domain.rules import MoonRule, Rules
 from domain.state import Match
 from domain.views import view_for, view_json
 from eventstore import ConcurrencyError
 from service.errors import VersionConflict
+from service.fair_use import FairUse, check_bot_matches
 from service.idempotency import Idempotency
 from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
-from service.waiting import bot_mark
+from service.waiting import BOTS_ONLY, marks
 
 RETRIES = 8
 
@@ -65,17 +74,24 @@ class Commands:
     """Every change to a match goes through here, a bot's as a person's."""
 
     def __init__(self, matches: Matches, entropy: Callable[[int], bytes] = secrets.token_bytes,
-                 on_moved: Callable[[Match], None] = lambda _: None) -> None:
+                 on_moved: Callable[[Match], None] = lambda _: None,
+                 fair: FairUse | None = None) -> None:
         self.matches = matches
         self._entropy = entropy
         self.on_moved = on_moved  # hands the match to its bots, if any now must act
+        self.fair = fair or FairUse()
 
     def create(self, seats: Sequence[SeatSpec], rules: Rules, client_seed: str = "",
-               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None) -> Created:
-        """A new match: the seed drawn here, the tokens shown once and kept only as hashes."""
+               decks: Sequence[Sequence[Card]] = (), match_id: str | None = None,
+               owner: str = "") -> Created:
+        """A new match: the seed drawn here, the tokens shown once and kept only as hashes.
+        `owner` (the client address) counts a match of bots alone against its cap."""
         for seat in seats:
             if seat.bot is not None:
                 policy_named(seat.bot)
+        alone = all(seat.bot is not None for seat in seats)
+        if alone:
+            check_bot_matches(self.matches.store, owner, self.fair)
         match_id = match_id or new_match_id()
         secret = Secret(self._entropy(32), tuple(tuple(d) for d in decks))
         command = CreateMatch(match_id, tuple(seats), rules, client_seed, secret,
@@ -86,7 +102,9 @@ class Commands:
         assert created is not None
         meta = {"secret": secret_json(secret),
                 "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()}),
-                **bot_mark(created)}
+                **marks(created)}
+        if alone:
+            meta[BOTS_ONLY] = owner or "?"
         self.matches.append(match_id, events, 0, meta)
         for token in tokens.values():
             self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
@@ -106,13 +124,20 @@ class Commands:
         return self.submit(match_id, seat, lambda secret: PlayCard(seat, card, secret),
                            expected_version, idempotency)
 
+    def abandon(self, match_id: str, seat: int | None, reason: AbandonReason,
+                expected_version: int | None = None,
+                idempotency: Idempotency | None = None) -> Reply:
+        """End the match unplayed: by a person at the table (`seat`), or by the service."""
+        return self.submit(match_id, seat, lambda s: AbandonMatch(reason, seat, s),
+                           expected_version, idempotency)
+
     def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
                     expected_version: int | None = None,
                     idempotency: Idempotency | None = None) -> Reply:
         return self.submit(match_id, seat, lambda secret: ChooseMoon(seat, choice, secret),
                            expected_version, idempotency)
 
-    def submit(self, match_id: str, seat: int, command: Callable[[Secret], Command],
+    def submit(self, match_id: str, seat: int | None, command: Callable[[Secret], Command],
                expected_version: int | None = None,
                idempotency: Idempotency | None = None,
                stamp: Callable[[], str] | None = None) -> Reply:
@@ -124,7 +149,7 @@ class Commands:
         If-Match is looked at. `stamp` gives the events' recorded_at (default: now).
         """
         secret = self.matches.secret(match_id)
-        slot = idempotency.slot(seat) if idempotency else None
+        slot = idempotency.slot(seat) if idempotency and seat is not None else None
         for _ in range(RETRIES):
             state = self.matches.load(match_id)
             if idempotency and slot:
@@ -153,14 +178,14 @@ class Commands:
                                             if_absent=True)
             raise
 
-    def _try_append(self, state: Match, seat: int, events: list[Event],
+    def _try_append(self, state: Match, seat: int | None, events: list[Event],
                     idempotency: Idempotency | None, slot: str | None,
                     stamp: Callable[[], str] | None) -> Reply | None:
         """The mover's reply once the events are stored; None if another move came first."""
         after = fold(events, state)
         assert after is not None
         reply = Reply(view_json(view_for(after, seat)), after.version)
-        meta = bot_mark(after)
+        meta = marks(after)
         if idempotency and slot:
             meta[slot] = idempotency.record(reply.as_record())
         try:

@@ -13,6 +13,7 @@ from domain.rules import Rules
 from eventstore import ConcurrencyError
 from service.commands import Commands, new_match_id
 from service.errors import StillInProgress
+from service.fair_use import check_bot_matches
 from service.idempotency import CREATION_TTL, CREATIONS, Idempotency
 
 CLAIM_PATIENCE = 10.0  # seconds a twin creation waits for the reply of the one that claimed
@@ -27,9 +28,10 @@ class Creations:
         self._clock = clock
 
     def create_once(self, idempotency: Idempotency, seats: Sequence[SeatSpec], rules: Rules,
-                    client_seed: str, decks: Sequence[Sequence[Card]]) -> dict[str, Any]:
+                    client_seed: str, decks: Sequence[Sequence[Card]],
+                    owner: str = "") -> dict[str, Any]:
         """The creation's reply, the first one's for a key seen in the last CREATION_TTL."""
-        request = (seats, rules, client_seed, decks)
+        request = (seats, rules, client_seed, decks, owner)
         now = self._clock()
         period = int(now // CREATION_TTL)
         for looked in (period, period - 1):  # a key is kept in the period it came in
@@ -38,6 +40,8 @@ class Creations:
                 record = idempotency.unseal(stored)
                 if now - record["at"] < CREATION_TTL:
                     return self._await(idempotency, looked, record, request)
+        if all(seat.bot is not None for seat in seats):  # refused before the key is claimed
+            check_bot_matches(self.store, owner, self.commands.fair)
         match_id = new_match_id()
         claim = idempotency.record(None, at=now, match=match_id)
         slot = idempotency.slot(None, period)
@@ -49,8 +53,8 @@ class Creations:
 
     def _create(self, idempotency: Idempotency, slot: str, match_id: str, at: float,
                 request: tuple[Any, ...]) -> dict[str, Any]:
-        seats, rules, client_seed, decks = request
-        reply = self.commands.create(seats, rules, client_seed, decks, match_id).reply()
+        seats, rules, client_seed, decks, owner = request
+        reply = self.commands.create(seats, rules, client_seed, decks, match_id, owner).reply()
         record = idempotency.record(reply, at=at, match=match_id)
         self.store.put_meta(CREATIONS, slot, idempotency.seal(record))
         return reply

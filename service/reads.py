@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.audit import Recorded, trick_audit
 from domain.evolve import fold
-from domain.state import Match, Status
+from domain.state import Match
 from domain.views import event_json, replay_json, view_for, view_json
 from eventstore import StoredEvent
 from service import integrity
@@ -44,7 +44,7 @@ class Reads:
                 after = items[-1]["version"]
                 yield items
                 continue
-            if now.status is Status.FINISHED and after >= now.version:
+            if now.is_over and after >= now.version:
                 return
             if not self.matches.watcher.wait(match_id, after, keepalive):
                 yield []

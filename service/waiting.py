@@ -1,8 +1,9 @@
-"""Which matches wait on a bot, kept with their events so that no restart can lose it.
+"""What a match waits on, kept with its events so that no restart can lose it.
 
-Every append the service makes writes the mark in the same transaction as the events: the
-version at which a bot must act, or "" once none must. `BotTurns.recover` hands every marked
-match to the bots again, at startup and whenever a turn is overdue.
+Every append the service makes writes these marks in the same transaction as the events, and
+the store indexes them: which matches wait on a bot (and since which version), which still
+wait on people, and which matches of bots alone are running and for whom. The sweepers and
+the caps read them back with `EventStore.marked`.
 """
 
 from __future__ import annotations
@@ -11,13 +12,24 @@ from domain.state import Match
 from domain.views import seats_to_act
 from eventstore import MARK
 
-BOT_WAIT = MARK + "bot-turn"
+BOT_WAIT = MARK + "bot-turn"  # the version at which a bot must act
+PEOPLE = MARK + "people"  # "1" while a match with people at the table runs
+BOTS_ONLY = MARK + "bots-only"  # who created a running match of bots alone
 
 
 def waits_on_bot(state: Match) -> bool:
     return any(state.seats[seat].bot is not None for seat in seats_to_act(state))
 
 
-def bot_mark(state: Match) -> dict[str, str]:
-    """The mark to write with the events that lead to `state`."""
-    return {BOT_WAIT: str(state.version) if waits_on_bot(state) else ""}
+def bots_only(state: Match) -> bool:
+    return all(seat.bot is not None for seat in state.seats)
+
+
+def marks(state: Match) -> dict[str, str]:
+    """The marks to write with the events that lead to `state`."""
+    out = {BOT_WAIT: str(state.version) if waits_on_bot(state) else ""}
+    if not bots_only(state):
+        out[PEOPLE] = "" if state.is_over else "1"
+    elif state.is_over:
+        out[BOTS_ONLY] = ""
+    return out

@@ -65,8 +65,10 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         # The tests create and move far faster than a person: a limit only where they test it.
-        generous = [flag for name in ("--create-limit", "--move-limit") if name not in args
-                    for flag in (name, "1000000/minute")]
+        limits = {"--create-limit": "1000000/minute", "--move-limit": "1000000/minute",
+                  "--bot-matches-per-client": "1000000", "--bot-matches": "1000000"}
+        generous = [flag for name, value in limits.items() if name not in args
+                    for flag in (name, value)]
         command = [python, "-m", "cli.main", "serve", "--port", str(self.port), *generous,
                    *args]
         self.process = subprocess.Popen(

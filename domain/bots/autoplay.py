@@ -10,7 +10,7 @@ from domain.commands import CreateMatch
 from domain.decide import decide
 from domain.events import Event
 from domain.evolve import evolve, fold
-from domain.state import Match, Status
+from domain.state import Match
 from domain.views import seats_to_act, view_for
 
 MAX_EVENTS = 100_000  # a match to 100 ends long before this; a bug must not loop forever
@@ -22,7 +22,7 @@ def play_out(create: CreateMatch, policies: Sequence[Policy], rng: Random,
     events = decide(None, create)
     state = fold(events)
     assert state is not None
-    while state.status is not Status.FINISHED:
+    while not state.is_over:
         if len(events) > MAX_EVENTS:
             raise RuntimeError("the match did not end")
         for seat in seats_to_act(state):

@@ -169,3 +169,26 @@ def test_the_shooter_chooses_how_the_moon_scores_over_http(server):
     assert kinds.index("MoonShot") < kinds.index("MoonChosen") < kinds.index("RoundScored")
     moon = next(e for e in log if e["type"] == "MoonChosen")["data"]
     assert moon["seat"] == 0 and moon["choice"] == "subtract_from_self"
+
+
+def test_a_seat_abandons_over_http_and_anyone_can_check_the_deals(server):
+    base = server.base
+    match = create(base)
+    assert post(base, match, 0, "passes", {"cards": view(base, match["id"], match["tokens"]["0"])
+                                           ["you"]["hand"][:3]}).status == 200
+    spectator = call(base, "POST", f"/v1/matches/{match['id']}/abandon", {})
+    assert spectator.status == 401
+    extra = post(base, match, 1, "abandon", {"why": "bored"})
+    assert extra.status == 422, "the body takes no fields"
+    assert view(base, match["id"])["status"] == "passing", "refusals change nothing"
+    gone = post(base, match, 1, "abandon", {})
+    assert gone.status == 200, gone.body
+    assert gone.body["status"] == "abandoned" and gone.body["winner"] is None
+    assert len(gone.body["server_seed"]) == 64
+    late = post(base, match, 2, "passes", {"cards": ["2C", "3C", "4C"]})
+    assert late.status == 422 and late.body["code"] == "wrong_phase"
+    report = call(base, "GET", f"/v1/matches/{match['id']}/verify").body
+    assert report["ok"] and report["deals_ok"] is True, report
+    log = call(base, "GET", f"/v1/matches/{match['id']}/events").body["events"]
+    assert log[-1]["type"] == "MatchAbandoned"
+    assert log[-1]["data"]["reason"] == "by_seat" and log[-1]["data"]["seat"] == 1

@@ -216,3 +216,18 @@ def test_creations_and_moves_past_their_limits_are_429_and_change_nothing(tmp_pa
             "reading is not limited"
     finally:
         server.stop()
+
+
+def test_matches_of_bots_alone_past_a_clients_share_are_429(tmp_path):
+    store = tmp_path / "cardems.sqlite3"
+    server = Server("--store", f"sqlite:///{store}", "--bots", "off",
+                    "--bot-matches-per-client", "1", "--bot-matches", "5")
+    bots = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
+    try:
+        assert call(server.base, "POST", "/v1/matches", {"seats": bots}).status == 201
+        refused = call(server.base, "POST", "/v1/matches", {"seats": bots})
+        assert refused.status == 429 and refused.body["code"] == "rate_limited", refused.body
+        assert int(refused.headers["retry-after"]) > 0
+        assert call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}).status == 201
+    finally:
+        server.stop()

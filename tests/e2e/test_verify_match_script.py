@@ -11,7 +11,7 @@ import sys
 
 from domain.shuffle import shuffled_deck
 from tests.e2e.conftest import create, play_until, step, view
-from tests.http import ROOT
+from tests.http import ROOT, call
 
 SCRIPT = ROOT / "docs" / "verify_match.py"
 
@@ -46,6 +46,19 @@ def test_after_the_match_every_seal_opens_and_every_deal_is_recomputed(server):
         assert f"deals: ok, {rounds} deals recomputed from the revealed seed" in out, out
         opened, total = out.split("sealed values: ")[1].split(" opened")[0].split(" of ")
         assert opened == total, out
+
+
+def test_an_abandoned_match_reveals_its_seed_and_its_deals_are_recomputed(server):
+    match = create(server.base, rules={"end_score": 100})
+    play_until(server.base, match, lambda v: v["round"] == 2, seed=3)
+    gone = call(server.base, "POST", f"/v1/matches/{match['id']}/abandon", {},
+                token=match["tokens"]["0"])
+    assert gone.status == 200, gone.body
+    code, out = verify(server.base, match["id"])
+    assert code == 0, out
+    assert "deals: ok, 2 deals recomputed from the revealed seed" in out, out
+    opened, total = out.split("sealed values: ")[1].split(" opened")[0].split(" of ")
+    assert opened == total, out
 
 
 def test_a_match_created_with_given_decks_is_checked_against_them(server):

@@ -1,0 +1,74 @@
+"""What a serving process does on its own, on a thread of its own: hand on the bot turns a
+restart lost, and abandon the matches whose people went away."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from domain.events import AbandonReason
+from service.bot_turns import BotTurns
+from service.commands import Commands
+from service.errors import VersionConflict
+from service.pacing import parse_instant
+from service.waiting import PEOPLE
+
+log = logging.getLogger(__name__)
+
+TURNS_SECONDS = 2.0  # how often lost bot turns are looked for
+IDLE_SECONDS = 60.0  # how often idle matches are looked for
+
+
+def abandon_idle(commands: Commands, clock: Callable[[], float] = time.time) -> int:
+    """Abandon every running match with people at the table whose last event is older than
+    the idle time: nobody has moved in it since. How many."""
+    store, idle = commands.matches.store, commands.fair.idle_seconds
+    abandoned = 0
+    for match_id in store.marked(PEOPLE):
+        version = store.version(match_id)
+        last = store.read(match_id, after=version - 1, limit=1)
+        if not last or clock() - parse_instant(last[0].recorded_at) < idle:
+            continue
+        try:
+            commands.abandon(match_id, None, AbandonReason.IDLE, expected_version=version)
+            abandoned += 1
+        except VersionConflict:
+            pass  # someone moved after all
+    return abandoned
+
+
+class Sweeper:
+    """Recovers lost bot turns at once and every TURNS_SECONDS, and abandons idle matches
+    every IDLE_SECONDS, until stopped."""
+
+    def __init__(self, bots: BotTurns, commands: Commands) -> None:
+        self.bots = bots
+        self.commands = commands
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._turns = True
+
+    def start(self, turns: bool = True) -> None:
+        """Sweep from now on; lost bot turns too if `turns`."""
+        self._turns = turns
+        self._thread = threading.Thread(target=self._run, name="sweeper", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        overdue_only, idle_due = False, 0.0
+        while not self._stop.is_set():
+            try:
+                if self._turns:
+                    self.bots.recover(overdue_only)
+                overdue_only = True
+                if time.monotonic() >= idle_due:
+                    abandon_idle(self.commands)
+                    idle_due = time.monotonic() + IDLE_SECONDS
+            except Exception:
+                log.exception("sweeping failed; trying again")
+            self._stop.wait(TURNS_SECONDS)
