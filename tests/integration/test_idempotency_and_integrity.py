@@ -314,3 +314,17 @@ def test_a_forged_revealed_seed_fails_verification(backend, game):
            lambda d: {**d, "server_seed": "00" * 32}, rechain=True)
     report = MatchService(game.store).verify(match.id)
     assert report["ok"] is False and report["first_bad_version"] == final.version
+
+
+def test_an_event_that_no_longer_decodes_is_named_as_such_even_under_a_forged_chain(
+        backend, game):
+    match = game.create(PEOPLE, Rules(end_score=26)).match
+    play_to_the_end(game, match.id)
+    version = _first(game, match.id, "TrickTaken")
+    tamper(backend, game, match.id, version, lambda d: {k: v for k, v in d.items()
+                                                        if k != "winner"}, rechain=True)
+    report = MatchService(game.store).verify(match.id)
+    assert report["chain_ok"] is True and report["replay_ok"] is False
+    assert report["first_bad_version"] == version
+    assert report["reason"] == "the stored event does not decode"
+    assert report["deals_ok"] is None and report["ok"] is False
