@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search timing streams)."""
+bots search timing streams fair)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ SUITES = {
     "search": "bench.search_bench",
     "timing": "bench.timing_bench",
     "streams": "bench.streams_bench",
+    "fair": "bench.fair_bench",
 }
 
 

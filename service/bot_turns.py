@@ -35,7 +35,9 @@ class Dispatcher(Protocol):
 
     name: str
 
-    def enqueue(self, match_id: str, seat: int, version: int) -> None: ...
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
+        """Queue the turn; `urgent` when a person waits on it (it goes first)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -51,7 +53,10 @@ class BotTurns:
         self.commands = commands
         self.dispatcher: Dispatcher | None = None
         self._pace = dict(pace or {})
-        self._thinking = threading.BoundedSemaphore(think_slots)  # bots that think at once
+        # Searching bots that think at once: as many for matches with people as for matches
+        # of bots alone, so that these never hold up those.
+        self._thinking = {urgent: threading.BoundedSemaphore(think_slots)
+                          for urgent in (True, False)}
         self._clock = clock
 
     def recover(self, overdue_only: bool = True) -> int:
@@ -84,7 +89,8 @@ class BotTurns:
             if state.seats[seat].bot is None:
                 continue
             try:
-                self.dispatcher.enqueue(state.id, seat, state.version)
+                self.dispatcher.enqueue(state.id, seat, state.version,
+                                        urgent=not bots_only(state))
             except Exception:  # the move is stored; a failed hand-off must not undo the reply
                 log.exception("could not hand seat %s of %s to the bots", seat, state.id)
 
@@ -111,7 +117,7 @@ class BotTurns:
         due = self._due(match_id, state.version, bot)
 
         def command(secret: Secret) -> Command:
-            chosen = self._think(view, policy, rng, secret, due)
+            chosen = self._think(view, policy, rng, secret, due, not bots_only(state))
             assert chosen is not None, "the seat was checked to be waited for"
             self._wait_until(due[1] if due else None)
             return chosen
@@ -149,8 +155,10 @@ class BotTurns:
         return anchor + pace * THINKING_SHARE, anchor + pace
 
     def _think(self, view: MatchView, policy: Policy, rng: Random, secret: Secret,
-               due: Due | None) -> Command | None:
-        """The bot's command, its search stopped at its thinking deadline if it has one."""
+               due: Due | None, urgent: bool) -> Command | None:
+        """The bot's command, its search stopped at its thinking deadline if it has one. Only
+        a searching bot takes a thinking slot (of its kind: `urgent` when a person waits);
+        the others decide in well under a millisecond."""
         stop = due[0] if due is not None else None
 
         def drive(search: Iterator[Card]) -> Card:
@@ -163,17 +171,19 @@ class BotTurns:
                 time.sleep(0)
             return best
 
+        if not hasattr(policy, "searching"):
+            return bot_command(view, policy, rng, secret, drive)
+        thinking = self._thinking[urgent]
         if stop is None:
-            with self._thinking:
+            with thinking:
                 return bot_command(view, policy, rng, secret, drive)
-
         # A turn that cannot get a thinking slot by its deadline decides on one deal.
-        slot = self._thinking.acquire(timeout=max(0.0, stop - self._clock()))
+        slot = thinking.acquire(timeout=max(0.0, stop - self._clock()))
         try:
             return bot_command(view, policy, rng, secret, drive)
         finally:
             if slot:
-                self._thinking.release()
+                thinking.release()
 
     def _wait_until(self, due: float | None) -> None:
         if due is None:

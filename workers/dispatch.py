@@ -1,16 +1,17 @@
-"""Who computes bot turns: a small pool in the serving process, the embedded default (a
+"""Who computes bot turns: pools of threads in the serving process, the embedded default (a
 `service.bot_turns.Dispatcher`)."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 
 log = logging.getLogger(__name__)
 
 BotTurn = Callable[[str, int, int], object]
+Turn = tuple[str, int, int]  # match, seat, version
 
 
 def job_id(match_id: str, seat: int, version: int) -> str:
@@ -18,34 +19,78 @@ def job_id(match_id: str, seat: int, version: int) -> str:
     return f"bot_{match_id}_{seat}_{version}"
 
 
+class TurnQueue:
+    """Pending turns, the matches taking turns: one turn of each match, round and round, so
+    that no match waits behind another's whole backlog."""
+
+    def __init__(self) -> None:
+        self._matches: OrderedDict[str, deque[Turn]] = OrderedDict()
+
+    def put(self, turn: Turn) -> None:
+        self._matches.setdefault(turn[0], deque()).append(turn)
+
+    def take(self) -> Turn | None:
+        if not self._matches:
+            return None
+        match_id, turns = self._matches.popitem(last=False)
+        turn = turns.popleft()
+        if turns:
+            self._matches[match_id] = turns  # to the back of the line
+        return turn
+
+    def clear(self) -> list[Turn]:
+        left = [turn for turns in self._matches.values() for turn in turns]
+        self._matches.clear()
+        return left
+
+
 class InlineDispatcher:
-    """Runs bot turns on a small thread pool beside the API, off the request thread."""
+    """Runs bot turns beside the API, off the request thread. A turn that a person waits on
+    goes to a pool of its own, so that no number of matches of bots alone delays it; each
+    pool takes its matches in turn."""
 
     name = "inline"
 
     def __init__(self, run: BotTurn, threads: int = 2) -> None:
         self._run = run
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bot")
-        self._pending: set[str] = set()
+        self._queues = {True: TurnQueue(), False: TurnQueue()}  # urgent or not
+        self._pending: set[str] = set()  # queued or running
         self._lock = threading.Lock()
+        self._ready = {urgent: threading.Condition(self._lock) for urgent in (True, False)}
         self._idle = threading.Condition(self._lock)
+        self._closed = False
+        self._threads = [threading.Thread(target=self._work, args=(urgent,), daemon=True,
+                                          name=f"bot-{'person' if urgent else 'bots'}-{i}")
+                         for urgent in (True, False) for i in range(threads)]
+        for thread in self._threads:
+            thread.start()
 
-    def enqueue(self, match_id: str, seat: int, version: int) -> None:
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
+        """Queue a turn once; `urgent` when a person waits on it."""
         key = job_id(match_id, seat, version)
         with self._lock:
-            if key in self._pending:
+            if key in self._pending or self._closed:
                 return
             self._pending.add(key)
-        future = self._pool.submit(self._run, match_id, seat, version)
-        future.add_done_callback(lambda f: self._done(key, f))
+            self._queues[urgent].put((match_id, seat, version))
+            self._ready[urgent].notify()
 
-    def _done(self, key: str, future: Future[object]) -> None:
-        error = future.exception()
-        if error is not None:
-            log.error("bot turn %s failed", key, exc_info=error)
-        with self._lock:
-            self._pending.discard(key)
-            self._idle.notify_all()
+    def _work(self, urgent: bool) -> None:
+        queue, ready = self._queues[urgent], self._ready[urgent]
+        while True:
+            with self._lock:
+                while (turn := None if self._closed else queue.take()) is None:
+                    if self._closed:
+                        return
+                    ready.wait()
+            try:
+                self._run(*turn)
+            except Exception:
+                log.exception("bot turn %s failed", job_id(*turn))
+            finally:
+                with self._lock:
+                    self._pending.discard(job_id(*turn))
+                    self._idle.notify_all()
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until no bot turn is pending (for tests and orderly shutdown)."""
@@ -53,4 +98,14 @@ class InlineDispatcher:
             return self._idle.wait_for(lambda: not self._pending, timeout)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop taking turns and wait for those running; those queued and not begun are left
+        to the sweeper of the next start (the store marks every match that waits on a bot)."""
+        with self._lock:
+            self._closed = True
+            for urgent, queue in self._queues.items():
+                for turn in queue.clear():
+                    self._pending.discard(job_id(*turn))
+                self._ready[urgent].notify_all()
+            self._idle.notify_all()
+        for thread in self._threads:
+            thread.join(timeout=30)

@@ -27,11 +27,11 @@ class Relay:
         self.keeping = False
         self.kept: Turn | None = None
 
-    def enqueue(self, match_id: str, seat: int, version: int) -> None:
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
         if self.keeping and self.kept is None and self.rq.queue_is_idle():
             self.kept = (match_id, seat, version, 0)
         else:
-            self.rq.enqueue(match_id, seat, version)
+            self.rq.enqueue(match_id, seat, version, urgent)
 
     def close(self) -> None:
         self.rq.close()

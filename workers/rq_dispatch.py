@@ -33,6 +33,7 @@ from workers.dispatch import job_id
 log = logging.getLogger(__name__)
 
 QUEUE = "cardems-bots"
+PERSON_QUEUE = "cardems-bots-person"  # turns a person waits on: workers take these first
 PENDING = "cardems:pending-bot-turns"
 TURN_TIMEOUT = 60  # seconds a worker may spend on one bot turn before RQ gives up on it
 OVERDUE = 5.0  # seconds after which a turn nobody finished is queued again
@@ -60,13 +61,17 @@ class RqDispatcher:
         self.connection = redis.Redis.from_url(store_url)  # the pending set: durable
         self.queue_connection = redis.Redis.from_url(self.queue_url)
         self.queue = Queue(QUEUE, connection=self.queue_connection)
+        self.person_queue = Queue(PERSON_QUEUE, connection=self.queue_connection)
 
-    def enqueue(self, match_id: str, seat: int, version: int, attempt: int = 0) -> None:
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False,
+                attempt: int = 0) -> None:
+        """Queue the turn once; `urgent` (a person waits on it) on the queue workers empty
+        first."""
         turn = _member((match_id, seat, version, attempt))
         self.connection.zadd(PENDING, {turn: time.time() + OVERDUE})
         suffix = f"_again{attempt}" if attempt else ""
         try:
-            self.queue.enqueue_call(
+            (self.person_queue if urgent else self.queue).enqueue_call(
                 "workers.jobs.bot_turn",
                 args=(self.store_url, match_id, seat, version, attempt, self.queue_url),
                 job_id=job_id(match_id, seat, version) + suffix, unique=True,
@@ -87,7 +92,7 @@ class RqDispatcher:
         """No turn waits for a worker (one may be running). An unreachable queue is not
         idle: the turn must then go through `enqueue`, which writes it pending first."""
         try:
-            return self.queue.count == 0
+            return self.queue.count == 0 and self.person_queue.count == 0
         except redis.RedisError:
             return False
 
@@ -98,7 +103,7 @@ class RqDispatcher:
             if self.connection.zrem(PENDING, raw):  # one sweeper wins each turn
                 match_id, seat, version, attempt = json.loads(raw)
                 log.warning("bot turn %s:%s@%s overdue, queued again", match_id, seat, version)
-                self.enqueue(match_id, seat, version, attempt + 1)
+                self.enqueue(match_id, seat, version, attempt=attempt + 1)
         return len(due)
 
     def close(self) -> None:

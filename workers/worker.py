@@ -10,7 +10,7 @@ from types import FrameType
 import redis
 from rq import SimpleWorker
 
-from workers.rq_dispatch import QUEUE, RqDispatcher
+from workers.rq_dispatch import PERSON_QUEUE, QUEUE, RqDispatcher
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
@@ -44,7 +44,8 @@ def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None
     sweeper.start()
     try:
         while True:
-            worker = TurnWorker([QUEUE], connection=connection)
+            # The queue of turns people wait on first: RQ empties its queues in order.
+            worker = TurnWorker([PERSON_QUEUE, QUEUE], connection=connection)
             try:
                 worker.work(burst=burst, with_scheduler=False)
                 if burst or worker.stop_asked:

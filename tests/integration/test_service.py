@@ -129,7 +129,7 @@ class Recorder:
     def __init__(self) -> None:
         self.turns: list[tuple[str, int, int]] = []
 
-    def enqueue(self, match_id: str, seat: int, version: int) -> None:
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
         self.turns.append((match_id, seat, version))
 
     def close(self) -> None:
