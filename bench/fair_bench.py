@@ -54,6 +54,10 @@ def person_plays(base: str, count: int) -> list[float]:
     return times
 
 
+def moves(base: str, matches: list[str]) -> int:
+    return sum(call(base, "GET", f"/v1/matches/{m}").body["version"] for m in matches)
+
+
 def figures(label: str, times: list[float]) -> float:
     ordered = sorted(times)
     p50 = statistics.median(ordered)
@@ -71,11 +75,18 @@ def main() -> None:
           f"({PLAYS} plays each)")
     try:
         idle = figures("idle server", person_plays(server.base, PLAYS))
+        experts = []
         for _ in range(80):
             reply = call(server.base, "POST", "/v1/matches",
                          {"seats": EXPERTS, "rules": {"end_score": 10_000}})
             assert reply.status == 201, reply.body
+            experts.append(reply.body["id"])
+        before = moves(server.base, experts)
+        started = time.perf_counter()
         busy = figures("80 expert bot-only matches running", person_plays(server.base, PLAYS))
+        made = moves(server.base, experts) - before
+        print(f"  meanwhile the expert matches made {made} moves"
+              f" ({made / (time.perf_counter() - started):.0f} a second)")
         print(f"  ratio busy / idle (p50): {busy / idle:.2f}")
     finally:
         server.stop()
