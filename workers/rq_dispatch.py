@@ -8,7 +8,7 @@ new job id; running a turn twice is harmless (the second finds the seat has move
 The pending set lives with the events, in the store's Redis, where every write is on disk
 before it is acknowledged. The queue may live on another Redis, one that does not wait for
 the disk: RQ writes some twenty times per job, and waiting for an fsync on each costs about
-a fifth of a bot's reply time (docs/performance.md). A queue that loses jobs in a crash
+a seventh of a bot's reply (docs/performance.md). A queue that loses jobs in a crash
 loses nothing that matters: the pending set, which survived with the events, has the
 sweeper queue them again.
 
