@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a Cardems match from its public log, with nothing but Python's standard library.
 
-    python3 verify_match.py URL MATCH_ID [--token TOKEN]
+    python3 verify_match.py URL MATCH_ID [--token=TOKEN]
 
 Downloads the match's event log as the reader the token makes you (a spectator without one),
 then checks, and prints, each of these:

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -60,7 +60,7 @@ class SqliteStore:
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         with self._connection() as conn:
-            conn.executescript(SCHEMA)
+            _retry_locked(lambda: conn.executescript(SCHEMA))
         self._appended = _condition(str(Path(self.path).resolve()) if self.path != ":memory:"
                                     else f":memory:{id(self)}")
 
@@ -80,7 +80,7 @@ class SqliteStore:
     def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
                                check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
+        _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
         conn.execute("PRAGMA busy_timeout=30000")
         with self._lock:
@@ -183,6 +183,19 @@ class SqliteStore:
                 conn.close()
             self._all.clear()
             self._idle.clear()
+
+
+def _retry_locked(step: Callable[[], object], attempts: int = 100) -> None:
+    """Run `step`, again while the file is locked. Switching to WAL can meet a lock that
+    SQLite does not wait out (another connection recovering the log) on a busy machine."""
+    for attempt in range(attempts):
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
 
 
 def _version(conn: sqlite3.Connection, stream: str) -> int:

@@ -37,7 +37,11 @@ RETRIES = 8
 
 
 def new_match_id() -> str:
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe; never with a leading "-", which a command line would take
+    for an option (`verify_match.py URL -abc...`)."""
+    while (match_id := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return match_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ SCRIPT = ROOT / "docs" / "verify_match.py"
 
 def verify(base: str, match_id: str, token: str | None = None) -> tuple[int, str]:
     command = [sys.executable, "-I", str(SCRIPT), base, match_id]  # -I: nothing of ours
-    if token:
-        command += ["--token", token]
+    if token:  # joined with "=": a token may begin with "-"
+        command.append(f"--token={token}")
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd="/")
     return done.returncode, done.stdout + done.stderr
 
