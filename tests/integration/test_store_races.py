@@ -81,7 +81,9 @@ def test_racing_on_many_streams_at_once_keeps_every_stream_whole(url, tmp_path):
 
 def start_bursts(url, stream, writers, folder):
     paths = [str(folder / f"burst-{w}.txt") for w in range(writers)]
-    procs = [SPAWN.Process(target=burst, args=(url, stream, w, paths[w])) for w in range(writers)]
+    # Daemons: a test that fails before it kills them must not leave them writing on.
+    procs = [SPAWN.Process(target=burst, args=(url, stream, w, paths[w]), daemon=True)
+             for w in range(writers)]
     for p in procs:
         p.start()
     return procs, paths
