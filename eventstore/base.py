@@ -90,11 +90,6 @@ class EventStore(Protocol):
         """The events with version > `after`, oldest first, at most `limit` of them."""
         ...
 
-    def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
-        """The events after `after`, waiting up to `timeout` seconds for the first of them;
-        events appended by other processes are seen too."""
-        ...
-
     def version(self, stream: str) -> int:
         """How many events the stream holds (0 for none)."""
         ...

@@ -1,8 +1,9 @@
 """The store for several processes and machines: one Redis stream per match.
 
-Entry ids are `0-<version>`, so a version is an id and a live tail is a blocking XREAD. The
-version check and the append happen in one Lua script; a match's keys share one hash tag so
-the layout works on Redis Cluster.
+Entry ids are `0-<version>`, so a version is an id and a read after a version is a range.
+The version check and the append happen in one Lua script. A match's own keys share one hash
+tag; the index of marked meta (`MARKS`) is one key for all matches, which Redis Cluster would
+need spread across slots.
 """
 
 from __future__ import annotations
@@ -177,15 +178,6 @@ class RedisStore:
         if events:
             self._remember_head(stream, events[-1].version, events[-1].hash)
         return events
-
-    @_store_errors
-    def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
-        """The events after `after`, waiting up to `timeout` seconds for the first of them."""
-        key = _keys(stream)[0]
-        reply = self.client.xread({key: f"0-{after}"}, block=max(1, int(timeout * 1000)))
-        if not reply:
-            return []
-        return [_event(stream, entry_id, fields) for entry_id, fields in reply[0][1]]
 
     @_store_errors
     def version(self, stream: str) -> int:

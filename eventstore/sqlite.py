@@ -33,17 +33,7 @@ CREATE INDEX IF NOT EXISTS meta_marked ON meta (key) WHERE key LIKE '@%' AND val
 """
 
 
-POLL_SECONDS = 0.2  # how soon a waiter sees an append made by another process
 VARIABLES_PER_QUERY = 500  # well under SQLite's limit on bound parameters
-
-_appended: dict[str, threading.Condition] = {}
-_appended_lock = threading.Lock()
-
-
-def _condition(path: str) -> threading.Condition:
-    """One condition per database file in this process, notified after every append."""
-    with _appended_lock:
-        return _appended.setdefault(path, threading.Condition())
 
 
 class SqliteStore:
@@ -61,8 +51,6 @@ class SqliteStore:
         self._lock = threading.Lock()
         with self._connection() as conn:
             _retry_locked(lambda: conn.executescript(SCHEMA))
-        self._appended = _condition(str(Path(self.path).resolve()) if self.path != ":memory:"
-                                    else f":memory:{id(self)}")
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -91,8 +79,6 @@ class SqliteStore:
                meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
         with self._connection() as conn:
             stored = self._append(conn, stream, events, expected_version, meta)
-        with self._appended:
-            self._appended.notify_all()
         return stored
 
     def _append(self, conn: sqlite3.Connection, stream: str, events: Sequence[NewEvent],
@@ -128,16 +114,6 @@ class SqliteStore:
                 "WHERE stream = ? AND version > ? ORDER BY version LIMIT ?",
                 (stream, after, -1 if limit is None else limit)).fetchall()
         return [StoredEvent(stream, v, t, json.loads(d), at, p, h) for v, t, d, at, p, h in rows]
-
-    def wait_for(self, stream: str, after: int, timeout: float) -> list[StoredEvent]:
-        deadline = time.monotonic() + timeout
-        while True:
-            events = self.read(stream, after)
-            remaining = deadline - time.monotonic()
-            if events or remaining <= 0:
-                return events
-            with self._appended:
-                self._appended.wait(min(remaining, POLL_SECONDS))
 
     def version(self, stream: str) -> int:
         with self._connection() as conn:

@@ -31,7 +31,7 @@ from service.errors import VersionConflict
 from service.fair_use import FairUse, check_bot_matches
 from service.idempotency import Idempotency
 from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
-from service.waiting import BOTS_ONLY, marks
+from service.waiting import BOTS_ONLY, bots_alone, marks
 
 RETRIES = 8
 
@@ -93,7 +93,7 @@ class Commands:
         for seat in seats:
             if seat.bot is not None:
                 policy_named(seat.bot)
-        alone = all(seat.bot is not None for seat in seats)
+        alone = bots_alone(seats)
         if alone:
             check_bot_matches(self.matches.store, owner, self.fair)
         match_id = match_id or new_match_id()
@@ -112,9 +112,9 @@ class Commands:
         self.matches.append(match_id, events, 0, meta)
         for token in tokens.values():
             self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
-        match = self.matches.load(match_id)
-        self.on_moved(match)
-        return Created(match, tokens)
+        self.matches.remember(created)  # the state just folded: no need to read it back
+        self.on_moved(created)
+        return Created(created, tokens)
 
     def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
                    expected_version: int | None = None,

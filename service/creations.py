@@ -15,6 +15,7 @@ from service.commands import Commands, new_match_id
 from service.errors import StillInProgress
 from service.fair_use import check_bot_matches
 from service.idempotency import CREATION_TTL, CREATIONS, Idempotency
+from service.waiting import bots_alone
 
 CLAIM_PATIENCE = 10.0  # seconds a twin creation waits for the reply of the one that claimed
 CLAIM_POLL = 0.02
@@ -40,7 +41,7 @@ class Creations:
                 record = idempotency.unseal(stored)
                 if now - record["at"] < CREATION_TTL:
                     return self._await(idempotency, looked, record, request)
-        if all(seat.bot is not None for seat in seats):  # refused before the key is claimed
+        if bots_alone(seats):  # refused before the key is claimed
             check_bot_matches(self.store, owner, self.commands.fair)
         match_id = new_match_id()
         claim = idempotency.record(None, at=now, match=match_id)

@@ -46,7 +46,8 @@ class Reads:
                 continue
             if now.is_over and after >= now.version:
                 return
-            if not self.matches.watcher.wait(match_id, after, keepalive):
+            # Idle: wait on the watcher alone, and read the store only once it has news.
+            while not self.matches.watcher.wait(match_id, after, keepalive):
                 yield []
 
     def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:

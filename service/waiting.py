@@ -8,6 +8,9 @@ the caps read them back with `EventStore.marked`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from domain.events import SeatSpec
 from domain.state import Match
 from domain.views import seats_to_act
 from eventstore import MARK
@@ -21,8 +24,12 @@ def waits_on_bot(state: Match) -> bool:
     return any(state.seats[seat].bot is not None for seat in seats_to_act(state))
 
 
+def bots_alone(seats: Sequence[SeatSpec]) -> bool:
+    return all(seat.bot is not None for seat in seats)
+
+
 def bots_only(state: Match) -> bool:
-    return all(seat.bot is not None for seat in state.seats)
+    return bots_alone(state.seats)
 
 
 def marks(state: Match) -> dict[str, str]:

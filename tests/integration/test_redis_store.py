@@ -32,7 +32,7 @@ class TestRedisStore(StoreContract):
 
 
 @pytest.mark.parametrize(("name", "args"), [
-    ("append", ("s", new(1), 0)), ("read", ("s",)), ("wait_for", ("s", 0, 0.1)),
+    ("append", ("s", new(1), 0)), ("read", ("s",)), ("versions", (["s"],)),
     ("version", ("s",)), ("get_meta", ("s", "k")), ("put_meta", ("s", "k", "v")),
     ("is_empty", ())])
 def test_an_unreachable_redis_is_a_store_error_and_nothing_of_redis_s_own(name, args):
