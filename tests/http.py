@@ -56,6 +56,19 @@ def _reply(status: int, headers: Any, raw: bytes) -> Reply:
     return Reply(status, {k.lower(): v for k, v in headers.items()}, body)
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (gunicorn's workers, RQ's work horses)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
 class Server:
     """`cardems serve` in its own process, on a free port, until stopped."""
 

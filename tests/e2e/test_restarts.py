@@ -6,29 +6,16 @@ from __future__ import annotations
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.http import Server, call
+from tests.http import Server, call, children
 
 PERSON_AND_BOTS = [{"name": "Ann"}, *({"name": f"h{i}", "bot": "heuristic"} for i in (1, 2, 3))]
 ALL_BOTS = [{"name": f"r{i}", "bot": "random"} for i in range(4)]
 # Heuristic bots wait 3 s before each move: a kill is sure to find them still waiting.
 SLOW = ("--pace", "random=0.05,heuristic=3")
 FAST = ("--pace", "0")
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
 
 
 def view(server, match, seat=None):

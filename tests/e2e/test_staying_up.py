@@ -6,6 +6,8 @@ from __future__ import annotations
 import selectors
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -46,6 +48,17 @@ class Stream:
 
     def close(self) -> None:
         self.sock.close()
+
+
+@contextmanager
+def serving(tmp_path, *flags: str) -> Iterator[Server]:
+    """A server of its own on a fresh SQLite file, bots off, with `flags`."""
+    server = Server("--store", f"sqlite:///{tmp_path / 'cardems.sqlite3'}", "--bots", "off",
+                    *flags)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def open_stream(server, match_id: str) -> Stream:
@@ -103,10 +116,8 @@ def test_hundreds_of_open_streams_hold_no_thread_and_all_see_each_move(server):
 
 def test_streams_past_a_clients_share_are_429_and_a_client_that_leaves_frees_its_own(
         tmp_path):
-    store = tmp_path / "cardems.sqlite3"
-    server = Server("--store", f"sqlite:///{store}", "--bots", "off", "--keepalive", "30",
-                    "--streams-per-client", "3", "--max-streams", "100")
-    try:
+    with serving(tmp_path, "--keepalive", "30", "--streams-per-client", "3",
+                 "--max-streams", "100") as server:
         match = create(server.base, seats=PEOPLE)
         path = f"/v1/matches/{match['id']}/events/stream"
         socks = [open_stream(server, match["id"]) for _ in range(3)]
@@ -125,15 +136,10 @@ def test_streams_past_a_clients_share_are_429_and_a_client_that_leaves_frees_its
                 time.sleep(0.1)
         for sock in socks:
             sock.close()
-    finally:
-        server.stop()
 
 
 def test_streams_past_the_total_are_503_with_retry_after(tmp_path):
-    store = tmp_path / "cardems.sqlite3"
-    server = Server("--store", f"sqlite:///{store}", "--bots", "off",
-                    "--streams-per-client", "10", "--max-streams", "2")
-    try:
+    with serving(tmp_path, "--streams-per-client", "10", "--max-streams", "2") as server:
         match = create(server.base, seats=PEOPLE)
         socks = [open_stream(server, match["id"]) for _ in range(2)]
         refused = call(server.base, "GET", f"/v1/matches/{match['id']}/events/stream")
@@ -141,8 +147,6 @@ def test_streams_past_the_total_are_503_with_retry_after(tmp_path):
         assert int(refused.headers["retry-after"]) > 0
         for sock in socks:
             sock.close()
-    finally:
-        server.stop()
 
 
 def test_two_hundred_half_sent_requests_delay_nobody_and_are_dropped(server):
@@ -183,10 +187,7 @@ def test_a_body_that_stops_arriving_is_a_408_and_the_service_goes_on(server):
 
 
 def test_creations_and_moves_past_their_limits_are_429_and_change_nothing(tmp_path):
-    store = tmp_path / "cardems.sqlite3"
-    server = Server("--store", f"sqlite:///{store}", "--bots", "off",
-                    "--create-limit", "2/minute", "--move-limit", "3/minute")
-    try:
+    with serving(tmp_path, "--create-limit", "2/minute", "--move-limit", "3/minute") as server:
         first = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE})
         assert first.status == 201
         assert first.headers["ratelimit-limit"] == "2"
@@ -214,20 +215,13 @@ def test_creations_and_moves_past_their_limits_are_429_and_change_nothing(tmp_pa
         assert call(server.base, "GET", f"/v1/matches/{match['id']}").body["version"] == before
         assert call(server.base, "GET", f"/v1/matches/{match['id']}").status == 200, \
             "reading is not limited"
-    finally:
-        server.stop()
 
 
 def test_matches_of_bots_alone_past_a_clients_share_are_429(tmp_path):
-    store = tmp_path / "cardems.sqlite3"
-    server = Server("--store", f"sqlite:///{store}", "--bots", "off",
-                    "--bot-matches-per-client", "1", "--bot-matches", "5")
     bots = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
-    try:
+    with serving(tmp_path, "--bot-matches-per-client", "1", "--bot-matches", "5") as server:
         assert call(server.base, "POST", "/v1/matches", {"seats": bots}).status == 201
         refused = call(server.base, "POST", "/v1/matches", {"seats": bots})
         assert refused.status == 429 and refused.body["code"] == "rate_limited", refused.body
         assert int(refused.headers["retry-after"]) > 0
         assert call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}).status == 201
-    finally:
-        server.stop()

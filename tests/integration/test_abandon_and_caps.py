@@ -11,7 +11,6 @@ from domain.errors import IllegalMove, InvalidCommand, Violation
 from domain.events import AbandonReason, MatchAbandoned, SeatSpec
 from domain.rules import Rules
 from domain.state import Status
-from eventstore import open_store
 from service import MatchService, decode
 from service.fair_use import BotMatchesCapped, FairUse
 from service.sweeps import abandon_idle
@@ -20,16 +19,6 @@ from workers.dispatch import InlineDispatcher
 
 PERSONS = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 BOTS = [SeatSpec(f"r{i}", "random") for i in range(4)]
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store(request, tmp_path):
-    if request.param == "sqlite":
-        store = open_store(f"sqlite:///{tmp_path / 'events.sqlite3'}")
-    else:
-        store = open_store(request.getfixturevalue("redis_url"))
-    yield store
-    store.close()
 
 
 def test_a_person_abandons_and_the_match_ends_with_its_seed_revealed(store):

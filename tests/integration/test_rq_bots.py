@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.http import ROOT, Server, call
+from tests.http import ROOT, Server, call, children
 
 
 @pytest.fixture
@@ -83,18 +83,6 @@ def test_a_person_plays_against_three_bots_on_rq_workers(deployment):
     log = call(deployment.base, "GET", path + "/events?limit=1000").body["events"]
     bots = {e["data"]["bot"] for e in log if e["type"] == "CardPlayed"}
     assert bots == {None, "heuristic/1"}
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
 
 
 def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):

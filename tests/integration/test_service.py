@@ -10,22 +10,11 @@ from domain.evolve import fold
 from domain.rules import Rules
 from domain.state import Status
 from domain.views import seats_to_act
-from eventstore import open_store
 from service import MatchService, decode
 from service.errors import Forbidden, Unauthorized, VersionConflict
 from workers.dispatch import InlineDispatcher
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def store(request, tmp_path):
-    if request.param == "sqlite":
-        store = open_store(f"sqlite:///{tmp_path / 'events.sqlite3'}")
-    else:
-        store = open_store(request.getfixturevalue("redis_url"))
-    yield store
-    store.close()
 
 
 @pytest.fixture
