@@ -59,10 +59,6 @@ class StreamSlots:
             if not self._open[client]:
                 del self._open[client]
 
-    def count(self) -> int:
-        with self._lock:
-            return sum(self._open.values())
-
 
 def init_app(app: Flask, total: int, per_client: int) -> None:
     app.extensions["cardems.streams"] = StreamSlots(total, per_client)

@@ -20,7 +20,7 @@ from domain.views import MatchView, seats_to_act, view_for
 from service.commands import Commands
 from service.errors import VersionConflict
 from service.matches import Matches
-from service.pacing import instant_text, parse_instant
+from service.pacing import instant_text
 from service.waiting import BOT_WAIT, bots_only, waits_on_bot
 
 log = logging.getLogger(__name__)
@@ -75,11 +75,9 @@ class BotTurns:
         return handed
 
     def _overdue(self, match_id: str, version: int) -> bool:
-        last = self.matches.store.read(match_id, after=version - 1, limit=1)
-        if not last:
-            return True
+        at = self.matches.recorded_at(match_id, version)
         slowest = max(self._pace.values(), default=0.0)
-        return self._clock() > parse_instant(last[0].recorded_at) + slowest + OVERDUE
+        return at is None or self._clock() > at + slowest + OVERDUE
 
     def hand_off(self, state: Match) -> None:
         """Queue a turn for every bot the match now waits for."""
@@ -148,10 +146,9 @@ class BotTurns:
         pace = self._pace.get(bot, 0.0)
         if pace <= 0:
             return None
-        last = self.matches.store.read(match_id, after=version - 1, limit=1)
-        if not last:
+        anchor = self.matches.recorded_at(match_id, version)
+        if anchor is None:
             return None
-        anchor = parse_instant(last[0].recorded_at)
         return anchor + pace * THINKING_SHARE, anchor + pace
 
     def _think(self, view: MatchView, policy: Policy, rng: Random, secret: Secret,

@@ -19,6 +19,7 @@ from domain.state import Match
 from eventstore import EventStore, NewEvent, StoredEvent, StoreError
 from service.errors import Forbidden, MatchNotFound, Unauthorized
 from service.kept import Kept
+from service.pacing import parse_instant
 from service.watch import Watcher
 
 TOKEN_INDEX = "$tokens"  # a stream of its own: token hash -> match id, for 401 against 403
@@ -92,6 +93,12 @@ class Matches:
         assert state is not None
         self.remember(state)
         return state
+
+    def recorded_at(self, match_id: str, version: int) -> float | None:
+        """When event `version` of the match was recorded (seconds since the epoch), or None
+        if there is no such event."""
+        event = self.store.read(match_id, after=version - 1, limit=1)
+        return parse_instant(event[0].recorded_at) if event else None
 
     def remember(self, state: Match) -> None:
         self._states.put(state.id, state, replaces=lambda known: known.version < state.version)

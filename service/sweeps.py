@@ -12,7 +12,6 @@ from domain.events import AbandonReason
 from service.bot_turns import BotTurns
 from service.commands import Commands
 from service.errors import VersionConflict
-from service.pacing import parse_instant
 from service.waiting import PEOPLE
 
 log = logging.getLogger(__name__)
@@ -24,12 +23,12 @@ IDLE_SECONDS = 60.0  # how often idle matches are looked for
 def abandon_idle(commands: Commands, clock: Callable[[], float] = time.time) -> int:
     """Abandon every running match with people at the table whose last event is older than
     the idle time: nobody has moved in it since. How many."""
-    store, idle = commands.matches.store, commands.fair.idle_seconds
+    matches, idle = commands.matches, commands.fair.idle_seconds
     abandoned = 0
-    for match_id in store.marked(PEOPLE):
-        version = store.version(match_id)
-        last = store.read(match_id, after=version - 1, limit=1)
-        if not last or clock() - parse_instant(last[0].recorded_at) < idle:
+    for match_id in matches.store.marked(PEOPLE):
+        version = matches.store.version(match_id)
+        at = matches.recorded_at(match_id, version)
+        if at is None or clock() - at < idle:
             continue
         try:
             commands.abandon(match_id, None, AbandonReason.IDLE, expected_version=version)
