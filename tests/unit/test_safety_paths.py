@@ -186,7 +186,7 @@ def _log(events):
     return [Recorded(v, f"h{v}", e) for v, e in enumerate(events, start=1)]
 
 
-def test_the_audit_of_a_finished_round_shows_each_hand_and_why_the_rest_was_barred():
+def test_the_audit_mid_round_shows_only_what_everyone_sees_and_why_the_winner_won():
     state = hold_round(SUIT_PER_SEAT)
     events = list(fold_events(state))
     for seat, card in [(0, "2C"), (1, "2H"), (2, "2S"), (3, "2D")]:
