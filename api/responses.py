@@ -59,6 +59,7 @@ class YouOut(Schema):
     seat = Int()
     hand = _cards()
     legal = _cards()
+    illegal = fields.Dict(keys=Str(), values=Str())
     passed = _cards(allow_none=True)
     received = _cards(allow_none=True)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.cards import sorted_cards, spell
+from domain.cards import Card, sorted_cards, spell
 from domain.codec import to_data
+from domain.errors import Violation
 from domain.events import (
     Event,
     Hand,
@@ -22,7 +23,7 @@ from domain.events import (
     Scores,
     SeatSpec,
 )
-from domain.legal import legal_cards
+from domain.legal import forbidden_cards, legal_cards
 from domain.passing import PassDirection, receiver
 from domain.rules import Rules
 from domain.sealing import with_hidden
@@ -37,6 +38,7 @@ class SeatView:
     seat: int
     hand: Hand
     legal: Hand
+    illegal: tuple[tuple[Card, Violation], ...]  # each other card of the hand, and its rule
     passed: Hand | None
     received: Hand | None
 
@@ -111,7 +113,9 @@ def _seat_view(m: Match, seat: int) -> SeatView:
     rnd = m.round or _not_dealt(m)
     on_turn = m.status is Status.PLAYING and rnd.turn == seat
     legal = legal_cards(rnd, m.rules, seat) if on_turn else frozenset()
+    barred = forbidden_cards(rnd, m.rules, seat) if on_turn else {}
     return SeatView(seat, tuple(sorted_cards(rnd.hands[seat])), tuple(sorted_cards(legal)),
+                    tuple((card, barred[card]) for card in sorted_cards(barred)),
                     rnd.passes[seat], rnd.received[seat])
 
 
@@ -142,6 +146,7 @@ def view_json(v: MatchView) -> dict[str, Any]:
         "created_at": v.created_at,
         "you": None if v.you is None else {
             "seat": v.you.seat, "hand": spell(v.you.hand), "legal": spell(v.you.legal),
+            "illegal": {str(card): rule.value for card, rule in v.you.illegal},
             "passed": _cards_json(v.you.passed), "received": _cards_json(v.you.received)},
     }
 

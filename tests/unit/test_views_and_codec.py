@@ -2,6 +2,8 @@ from domain.cards import DECK
 from domain.codec import from_data, to_data
 from domain.commands import PassCards
 from domain.events import PassChosen, PassesExchanged, RoundDealt
+from domain.evolve import evolve
+from domain.legal import play_violation
 from domain.sealing import canonical_json
 from domain.state import Status
 from domain.views import event_json, view_for, view_json
@@ -70,6 +72,30 @@ def test_only_the_seat_on_turn_sees_legal_cards():
         legal = view_json(view_for(state, seat))["you"]["legal"]
         assert (legal == ["2C"]) == (seat == turn)
         assert legal == [] or seat == turn
+
+
+def test_the_seat_on_turn_is_told_the_rule_that_bars_each_other_card():
+    _, events, _ = random_match(11)
+    reasons: set[str] = set()
+    state = None
+    for event in events:
+        state = evolve(state, event)
+        if state.status is not Status.PLAYING:
+            continue
+        for seat in range(4):
+            you = view_json(view_for(state, seat))["you"]
+            if seat != state.round.turn:
+                assert you["illegal"] == {}
+                continue
+            hand = state.round.hands[seat]
+            assert set(you["illegal"]) | set(you["legal"]) == {str(c) for c in hand}
+            assert not set(you["illegal"]) & set(you["legal"])
+            for card in hand:
+                rule = play_violation(state.round, state.rules, seat, card)
+                assert you["illegal"].get(str(card)) == (rule and rule.value)
+            reasons |= set(you["illegal"].values())
+    assert reasons == {"must_lead_two_of_clubs", "must_follow_suit", "hearts_not_broken",
+                       "no_points_on_first_trick"}
 
 
 def test_the_server_seed_shows_only_once_the_match_is_over():
