@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve test coverage bench fuzz redis-server
+.PHONY: install serve test coverage bench fuzz redis-server chromium screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,17 +22,26 @@ redis-server:
 	@command -v redis-server >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null)
 
-test: install redis-server
+# The web table's tests drive Debian's Chromium through Playwright; no browser is downloaded.
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+test: install redis-server chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 # The whole suite with branch coverage, the processes it starts included.
-coverage: install redis-server
+coverage: install redis-server chromium
 	rm -rf .coverage-data && mkdir -p .coverage-data
 	$(VENV)/bin/coverage run -m pytest
 	$(VENV)/bin/coverage combine --quiet
 	$(VENV)/bin/coverage report
+
+# The README's pictures of the table, taken by the web tests.
+screenshots: install chromium
+	CARDEMS_ARTIFACTS=docs/screenshots $(PY) -m pytest tests/web
 
 bench: install redis-server
 	$(PY) -m bench

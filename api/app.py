@@ -15,6 +15,7 @@ from api.json_body import MAX_BODY
 from api.responses import HealthOut
 from service.bootstrap import DEFAULT_STORE, build_service
 from service.fair_use import FairUse
+from web import init_app as init_web
 
 # The contract, shipped in the package (api/openapi.yaml links to the one at the top).
 OPENAPI = Path(__file__).parent / "openapi.yaml"
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     stream.init_app(app, settings.max_streams, settings.streams_per_client)
     limits.init_app(app, settings.store, settings.create_limit, settings.move_limit)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.yaml"))
+    init_web(app)
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -56,6 +56,18 @@ def _reply(status: int, headers: Any, raw: bytes) -> Reply:
     return Reply(status, {k.lower(): v for k, v in headers.items()}, body)
 
 
+def wait_until(condition: Any, timeout: float = 60.0, every: float = 0.05) -> Any:
+    """The first truthy value of `condition()`, asked again and again until `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still not so after {timeout} s")
+        time.sleep(every)
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is `pid` (gunicorn's workers, RQ's work horses)."""
     out = []
@@ -74,8 +86,8 @@ class Server:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None,
                  python: str = sys.executable, cwd: Path = ROOT,
-                 clean_env: bool = False) -> None:
-        self.port = free_port()
+                 clean_env: bool = False, port: int | None = None) -> None:
+        self.port = port or free_port()  # a restart takes the port its clients know
         self.base = f"http://127.0.0.1:{self.port}"
         # The tests create and move far faster than a person: a limit only where they test it.
         limits = {"--create-limit": "1000000/minute", "--move-limit": "1000000/minute",

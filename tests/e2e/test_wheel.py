@@ -9,6 +9,7 @@ import site
 import subprocess
 import sys
 import venv
+import re
 from pathlib import Path
 
 from tests.http import ROOT, Server, call
@@ -45,5 +46,25 @@ def test_an_installed_wheel_serves_the_contract_and_its_page(tmp_path):
         assert spec.status == 200 and spec.body.startswith("openapi:")
         page = call(server.base, "GET", "/docs/")
         assert page.status == 200 and "swagger" in page.body.lower()
+        assert served_web_files(server.base) >= {"/web/js/table.js", "/web/js/start.js",
+                                                 "/web/js/stream.js", "/web/cardems.css"}
     finally:
         server.stop()
+
+
+def served_web_files(base: str) -> set[str]:
+    """Every file the two pages load, followed through the modules' imports; each must be
+    served from the installed package."""
+    seen: set[str] = set()
+    waiting = ["/", "/m/some-match"]
+    while waiting:
+        path = waiting.pop()
+        reply = call(base, "GET", path)
+        assert reply.status == 200, path
+        seen.add(path)
+        folder = path.rsplit("/", 1)[0]
+        for found in re.findall(r'(?:src|href)="(/web/[^"]+)"|from "\./([^"]+)"', reply.body):
+            link = found[0] or f"{folder}/{found[1]}"
+            if link not in seen:
+                waiting.append(link)
+    return seen
