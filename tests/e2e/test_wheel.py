@@ -4,12 +4,12 @@ contract and its browsable page: nothing it needs is left behind in the source t
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import site
 import subprocess
 import sys
 import venv
-import re
 from pathlib import Path
 
 from tests.http import ROOT, Server, call

@@ -3,6 +3,7 @@ round by keyboard only, and a table that survives a reload and a server restart.
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -330,3 +331,52 @@ def wait_for_turn(base: str, match_id: str, token: str, page: Page) -> dict:
                       timeout=WAIT_MS / 1000)
     expect(page.locator("body")).to_have_attribute("data-version", str(seen["version"]))
     return seen
+
+
+def test_the_shooter_chooses_how_the_moon_counts(server, open_page):
+    """North is dealt every club, passes the three lowest and gets the three top hearts back:
+    it wins every trick whatever the others play, and the page asks it about the moon."""
+    people = [{"name": n} for n in ("Pat", "Ann", "Bo", "Cy")]
+    # Dealt from the dealer's left: North clubs, East diamonds, South spades, West hearts.
+    deck = ["23456789TJQKA"[i // 4] + "CDSH"[(i + 1) % 4] for i in range(52)]
+    match = create(server.base, people, decks=[deck], rules={"moon": "shooter_choice"})
+    tokens = match["tokens"]
+    passes = {"0": ["2C", "3C", "4C"], "1": ["2D", "3D", "4D"], "2": ["2S", "3S", "4S"],
+              "3": ["AH", "KH", "QH"]}
+    w = open_page(server.base)
+    page = w.page
+    page.goto(f"{server.base}/m/{match['id']}#token={tokens['0']}")
+    page.locator("#hand button").first.wait_for()
+    assert hand_on_page(page) == [r + "C" for r in "23456789TJQKA"]
+    for card in passes["0"]:
+        page.get_by_role("button", name=words(card), exact=True).click()
+    page.get_by_role("button", name=re.compile("^Pass")).click()
+    for seat in "123":
+        reply = call(server.base, "POST", f"/v1/matches/{match['id']}/passes",
+                     {"cards": passes[seat]}, token=tokens[seat])
+        assert reply.status == 200, reply.body
+    rng = random.Random(3)
+    for _ in bounded():
+        seen = view(server.base, match["id"])
+        if seen["status"] != "playing":
+            break
+        seat = seen["turn"]
+        if seat == 0:
+            mine = wait_for_turn(server.base, match["id"], tokens["0"], page)
+            button = page.get_by_role("button", name=words(mine["you"]["legal"][-1]), exact=True)
+            button.click()
+            wait_for_version_past(server.base, match["id"], tokens["0"], mine["version"])
+            continue
+        legal = view(server.base, match["id"], tokens[str(seat)])["you"]["legal"]
+        reply = call(server.base, "POST", f"/v1/matches/{match['id']}/plays",
+                     {"card": rng.choice(legal)}, token=tokens[str(seat)])
+        assert reply.status == 200, reply.body
+    assert seen["status"] == "moon_choice" and seen["moon_shooter"] == 0
+    choice = page.get_by_role("region", name="You shot the moon")
+    expect(choice).to_be_visible()
+    choice.get_by_role("button", name="Subtract 26 from my own score").click()
+    expect(choice).to_be_hidden()
+    expect(page.locator("#announce")).to_contain_text("Pat shot the moon!")
+    after = view(server.base, match["id"])
+    assert after["scores"]["history"] == [[-26, 0, 0, 0]]
+    expect(page.locator("#scores tbody tr").first).to_contain_text("-26")

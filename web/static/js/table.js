@@ -23,6 +23,7 @@ const page = {
   queue: [],
   busy: false,
   ended: false,
+  stale: false, // a view could not be fetched: the table may lag behind the match
   replay: null, // { events, index, version, view } while replaying
 };
 
@@ -157,10 +158,20 @@ async function drain() {
       const batch = page.queue.splice(0);
       await playEvents(batch);
     }
-  } catch (problem) {
-    problemBanner(problem.message);
+  } catch {
+    page.stale = true; // the server went away mid-way: drawn again once the stream is back
   } finally {
     page.busy = false;
+  }
+}
+
+async function redrawIfStale() {
+  if (!page.stale || page.busy) return;
+  page.stale = false;
+  try {
+    show(await fetchView());
+  } catch {
+    page.stale = true;
   }
 }
 
@@ -177,6 +188,7 @@ function follow() {
       const words = { live: "live", reconnecting: "reconnecting\u2026", stopped: "" };
       $("connection").textContent = words[state];
       $("connection").dataset.state = state; // what was missed meanwhile comes as events
+      if (state === "live") redrawIfStale();
     },
   }).start();
 }
