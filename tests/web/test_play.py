@@ -291,6 +291,12 @@ def test_a_reload_and_a_dropped_stream_resume_the_table_where_it_was(open_page, 
         page.locator("#hand button").first.wait_for()
         assert "#" not in page.url  # the token left the address bar for the tab's storage
         assert token_of(page, match["id"]) == token
+        toggle = page.get_by_role("button", name="Scores")
+        if toggle.get_attribute("aria-expanded") != "true":
+            toggle.click()
+        page.get_by_role("button", name="Copy my seat's link").click()
+        link = page.get_by_label("My seat's link")
+        expect(link).to_have_value(f"{server.base}/m/{match['id']}#token={token}")
         for i in (1, 2, 3):
             page.locator("#hand button").nth(i).click()
         page.locator("#pass").click()
@@ -317,6 +323,7 @@ def test_a_reload_and_a_dropped_stream_resume_the_table_where_it_was(open_page, 
         assert hand_on_page(page) == now["you"]["hand"]
         page.get_by_role("button", name=words(now["you"]["legal"][0]), exact=True).click()
         wait_for_version_past(server.base, match["id"], token, now["version"])
+        assert not [url for url in w.requests if token in url]  # only ever in a header
     finally:
         server.stop()
 
