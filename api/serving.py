@@ -76,11 +76,13 @@ class _Server(BaseApplication):
 
 def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
                  connections: int = 10_000, header_timeout: int = 5,
-                 io_timeout: float = 30.0) -> int:
+                 io_timeout: float = 30.0, access_log: bool = False) -> int:
     options = {"bind": f"{host}:{port}", "workers": workers,
                "worker_class": "api.serving.GreenWorker", "worker_connections": connections,
                # Gunicorn reads each request head under its keep-alive time (whole seconds).
-               "keepalive": header_timeout, "accesslog": "-", "graceful_timeout": 5,
+               "keepalive": header_timeout, "graceful_timeout": 5,
                "timeout": 60, "limit_request_line": 8190}
+    if access_log:
+        options |= {"accesslog": "-", "logger_class": "api.access_log.JsonAccessLog"}
     _Server(settings, options, io_timeout).run()
     return 0

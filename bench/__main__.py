@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search timing streams fair)."""
+bots search timing streams fair play)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ SUITES = {
     "timing": "bench.timing_bench",
     "streams": "bench.streams_bench",
     "fair": "bench.fair_bench",
+    "play": "bench.play_bench",
 }
 
 

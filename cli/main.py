@@ -68,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--io-timeout", type=float, default=30.0,
                        help="seconds a body read or a response write may stall")
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
+    serve.add_argument("--access-log", action="store_true",
+                       help="one JSON line per request on standard output (off: a proxy in"
+                            " front logs them)")
     serve.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
     serve.add_argument("--keepalive", type=float, default=15.0,
                        help="seconds between keep-alive comments on an idle event stream")
@@ -126,7 +129,7 @@ def _serve(args: argparse.Namespace) -> int:
     from api.serving import run_gunicorn
 
     return run_gunicorn(settings, args.host, args.port, args.workers, args.connections,
-                        args.header_timeout, args.io_timeout)
+                        args.header_timeout, args.io_timeout, args.access_log)
 
 
 if __name__ == "__main__":

@@ -11,10 +11,15 @@ def open_store(url: str = DEFAULT_STORE) -> EventStore:
     if url.startswith("sqlite:///"):
         from eventstore.sqlite import SqliteStore
 
-        path = url.removeprefix("sqlite:///")
+        path, _, query = url.removeprefix("sqlite:///").partition("?")
         if not path:
             raise StoreError("sqlite:///PATH needs a file path")
-        return SqliteStore(path)
+        commit = "group"
+        if query:  # ?commit=each: one transaction per append, the benchmarks' baseline
+            key, _, commit = query.partition("=")
+            if key != "commit" or commit not in ("group", "each"):
+                raise StoreError("sqlite:///PATH takes only ?commit=group or ?commit=each")
+        return SqliteStore(path, commit)
     if url.startswith(("redis://", "rediss://", "unix://")):
         from eventstore.redis_store import RedisStore
 

@@ -51,3 +51,37 @@ def burst(url: str, stream: str, writer: int, ack_path: str) -> None:
         for e in stored:
             os.write(fd, f"{e.version} {writer} {i} {e.hash}\n".encode())
         i += 1
+
+
+def burst_together(url: str, stream: str, writers: int, folder: str, green: bool) -> None:
+    """`writers` threads (green ones under gevent, as in the server) of one process sharing one
+    store, each bursting as `burst` does, until the process is killed."""
+    if green:
+        from gevent import monkey
+
+        monkey.patch_all()
+    import threading
+
+    store = open_store(url)
+    threads = [threading.Thread(target=_burst_on, args=(store, stream, w,
+                                                          f"{folder}/burst-{w}.txt"))
+               for w in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def _burst_on(store, stream: str, writer: int, ack_path: str) -> None:
+    fd = os.open(ack_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    i = 0
+    while True:
+        version = store.version(stream)
+        event = NewEvent("Burst", {"writer": writer, "i": i}, "t")
+        try:
+            stored = store.append(stream, [event] * 2, version)
+        except ConcurrencyError:
+            continue
+        for e in stored:
+            os.write(fd, f"{e.version} {writer} {i} {e.hash}\n".encode())
+        i += 1

@@ -6,15 +6,16 @@ import multiprocessing
 import os
 import signal
 import sqlite3
+import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from eventstore import GENESIS_HASH, chain_hash, open_store
+from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent, chain_hash, open_store
 from eventstore.base import canonical
-from tests.integration.store_workers import burst, race
+from tests.integration.store_workers import burst, burst_together, race
 
 SPAWN = multiprocessing.get_context("spawn")
 
@@ -157,4 +158,86 @@ def test_writers_killed_mid_burst_leave_sqlite_whole(tmp_path):
     store = open_store(url)
     check_after_crash(store, acks)
     store.append("burst", [], store.version("burst"))
+    store.close()
+
+
+@pytest.mark.parametrize("green", [False, True], ids=["threads", "green-threads"])
+def test_sixteen_writers_of_one_process_killed_mid_burst_lose_no_acknowledged_append(
+        tmp_path, green):
+    url = f"sqlite:///{tmp_path / 'group.sqlite3'}"
+    writers = 16
+    proc = SPAWN.Process(target=burst_together, args=(url, "burst", writers, str(tmp_path),
+                                                      green), daemon=True)
+    proc.start()
+    paths = [str(tmp_path / f"burst-{w}.txt") for w in range(writers)]
+    wait_for_acks(paths, writers, each=5)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join()
+    acks = acked(paths)
+    store = open_store(url)
+    check_after_crash(store, acks)
+    store.close()
+
+
+def test_sixteen_threads_racing_on_one_stream_share_commits_and_lose_nothing(tmp_path):
+    store = open_store(f"sqlite:///{tmp_path / 'threads.sqlite3'}")
+    acks: list[tuple[int, int, int]] = []
+    losses = Counter()
+    start = threading.Barrier(16)
+
+    def writer(w: int) -> None:
+        start.wait()
+        for i in range(60):
+            while True:
+                version = store.version("one")
+                try:
+                    stored = store.append("one", [NewEvent("Raced", {"w": w, "i": i}, "t")],
+                                          version)
+                except ConcurrencyError:
+                    losses[w] += 1
+                    continue
+                acks.append((stored[0].version, w, i))
+                break
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    events = store.read("one")
+    assert [e.version for e in events] == list(range(1, 961))
+    assert sorted(acks) == sorted((e.version, e.data["w"], e.data["i"]) for e in events)
+    assert_chain(events)
+    group = store.group
+    assert group.writes == 960 + sum(losses.values())
+    assert group.batches < group.writes, "appends that came together were committed together"
+    store.close()
+
+
+def test_in_one_batch_a_stale_append_fails_alone(tmp_path):
+    store = open_store(f"sqlite:///{tmp_path / 'batch.sqlite3'}")
+    outcomes: dict[str, object] = {}
+    start = threading.Barrier(12)
+
+    def writer(name: str, stream: str) -> None:
+        start.wait()
+        try:
+            store.append(stream, [NewEvent("Raced", {"by": name}, "t")], 0)
+            outcomes[name] = "ok"
+        except ConcurrencyError as exc:
+            outcomes[name] = exc
+
+    names = [(f"same-{i}", "same") for i in range(6)] + [(f"own-{i}", f"own-{i}")
+                                                          for i in range(6)]
+    threads = [threading.Thread(target=writer, args=pair) for pair in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    same = [outcomes[f"same-{i}"] for i in range(6)]
+    assert same.count("ok") == 1
+    assert all(isinstance(o, ConcurrencyError) and o.actual == 1 for o in same if o != "ok")
+    assert all(outcomes[f"own-{i}"] == "ok" for i in range(6))
+    assert [e.data["by"] for e in store.read("same")] == [
+        f"same-{same.index('ok')}"]
     store.close()

@@ -1,0 +1,102 @@
+"""Group commit: the writes of every thread of a process, gathered into one transaction.
+
+A caller queues its write and waits. The first caller to find no commit under way leads: it
+takes everything queued, runs each write in a savepoint of one transaction, commits once (one
+fsync for the lot), then wakes each caller with its own result and hands the lead to the
+first caller still waiting, which takes what gathered meanwhile. A write that fails (a stale
+expected version) fails alone; a commit that fails fails every write of its batch. No caller
+is acknowledged before its commit.
+
+Under gevent's green threads the transaction runs on a real thread of the hub's pool, so the
+fsync and any wait on the file's lock hold up no other green thread; SQLite lets the GIL go
+while it works.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+Step = Callable[[Any], Any]  # a write on the batch's connection; returns the caller's result
+
+
+class Write(Generic[T]):
+    __slots__ = ("done", "error", "lead", "result", "step")
+
+    def __init__(self, step: Step) -> None:
+        self.step = step
+        self.done = threading.Event()
+        self.lead = False  # woken to lead the next batch, not with a result
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
+def off_the_loop(work: Callable[[], T]) -> T:
+    """Runs `work` where it blocks nothing else: on a real thread when green threads are in
+    charge of this one, else right here."""
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency of the server
+        return work()
+    if not monkey.is_module_patched("threading"):
+        return work()
+    result: T = get_hub().threadpool.apply(work)
+    return result
+
+
+class GroupCommit:
+    """`commit(batch)` runs the writes of a batch in one transaction (see SqliteStore)."""
+
+    def __init__(self, commit: Callable[[list[Write[Any]]], None]) -> None:
+        self._commit = commit
+        self._lock = threading.Lock()
+        self._queue: list[Write[Any]] = []
+        self._leading = False
+        self.batches = 0  # transactions committed, for the tests and the benchmarks
+        self.writes = 0
+
+    def run(self, step: Step) -> Any:
+        write: Write[Any] = Write(step)
+        with self._lock:
+            self._queue.append(write)
+            lead = not self._leading
+            self._leading = True
+        while not lead:
+            write.done.wait()
+            if not write.lead:
+                return _outcome(write)
+            write.lead, write.done = False, threading.Event()
+            lead = True
+        self._lead(write)
+        return _outcome(write)
+
+    def _lead(self, own: Write[Any]) -> None:
+        """Commits everything queued (our own write with it), then passes the lead on."""
+        with self._lock:
+            batch, self._queue = self._queue, []
+        try:
+            off_the_loop(partial(self._commit, batch))
+        except BaseException as exc:  # the whole batch fails with its commit
+            for write in batch:
+                write.result, write.error = None, write.error or exc
+        self.batches += 1
+        self.writes += len(batch)
+        for write in batch:
+            if write is not own:
+                write.done.set()
+        with self._lock:
+            if not self._queue:
+                self._leading = False
+                return
+            following = self._queue[0]
+        following.lead = True  # it takes what gathered meanwhile, itself included
+        following.done.set()
+
+
+def _outcome(write: Write[Any]) -> Any:
+    if write.error is not None:
+        raise write.error
+    return write.result

@@ -1,0 +1,85 @@
+"""The app sends the service's replies as they are, without dumping them through the response
+schemas (that cost six times the JSON itself). Here every kind of reply, at every step of
+random matches and for every reader, equals what its schema would have dumped."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from api.responses import (
+    CreatedOut,
+    EventPageOut,
+    IntegrityReportOut,
+    MatchViewOut,
+    ReplayOut,
+    TrickAuditOut,
+)
+from domain.events import SeatSpec
+from domain.legal import legal_cards
+from domain.rules import MoonRule, Rules, TieBreak
+from domain.state import Status
+from domain.views import seats_to_act
+from eventstore import open_store
+from service import MatchService
+
+PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
+READERS = (None, 0, 1, 2, 3)
+
+
+def same_as_dumped(schema, reply) -> None:
+    assert schema.dump(reply) == reply
+
+
+def random_rules(rng: Random) -> Rules:
+    return Rules(end_score=rng.choice([26, 50]), moon=rng.choice(list(MoonRule)),
+                 shoot_the_sun=rng.random() < 0.5, jack_of_diamonds=rng.random() < 0.5,
+                 queen_breaks_hearts=rng.random() < 0.5, tie_break=rng.choice(list(TieBreak)),
+                 points_on_first_trick=rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_every_reply_equals_its_schemas_dump(tmp_path, seed):
+    rng = Random(seed)
+    store = open_store(f"sqlite:///{tmp_path / 'fast.sqlite3'}")
+    game = MatchService(store)
+    created = game.create_match(PEOPLE, random_rules(rng), str(seed), [], None, "")
+    same_as_dumped(CreatedOut(), created["view"])
+    match_id = created["view"]["id"]
+    checked = 0
+    while (state := game.load(match_id)).status not in (Status.FINISHED, Status.ABANDONED):
+        if rng.random() < 0.3:
+            for reader in READERS:
+                same_as_dumped(MatchViewOut(), game.view(match_id, reader)[0])
+                version = rng.randint(1, state.version)
+                same_as_dumped(ReplayOut(), game.replay(match_id, version, reader))
+                items, now = game.events(match_id, reader, rng.randint(0, state.version), 50)
+                same_as_dumped(EventPageOut(), {"events": items, "version": now.version,
+                                                "next": None})
+            rnd = state.round
+            for trick in range(1, len(rnd.taken) + 2 if rnd and rnd.trick.plays else 1):
+                same_as_dumped(TrickAuditOut(), game.audit(match_id, rnd.number, trick))
+            checked += 1
+        move(game, match_id, state, rng)
+    for reader in READERS:
+        same_as_dumped(MatchViewOut(), game.view(match_id, reader)[0])
+        items, now = game.events(match_id, reader, 0, 1000)
+        same_as_dumped(EventPageOut(), {"events": items, "version": now.version, "next": None})
+    for number in range(1, 14):
+        same_as_dumped(TrickAuditOut(), game.audit(match_id, 1, number))
+    same_as_dumped(IntegrityReportOut(), game.verify(match_id))
+    assert checked > 20
+    store.close()
+
+
+def move(game: MatchService, match_id: str, state, rng: Random) -> None:
+    seat = seats_to_act(state)[0]
+    if state.status is Status.PASSING:
+        game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
+    elif state.status is Status.PLAYING:
+        game.play_card(match_id, seat, rng.choice(sorted(legal_cards(state.round, state.rules,
+                                                                       seat))))
+    else:
+        game.choose_moon(match_id, seat, rng.choice([MoonRule.ADD_TO_OTHERS,
+                                                     MoonRule.SUBTRACT_FROM_SELF]))
