@@ -39,6 +39,9 @@ class Settings:
     pace: Mapping[str, float] = field(default_factory=dict)  # none: bots move at once
 
 
+KEYS = orjson.OPT_NON_STR_KEYS  # a field error's list positions are numbers
+
+
 class FastJSON(DefaultJSONProvider):
     """Replies written by orjson: they are plain dicts, lists, strings and numbers already in
     the contract's shape, in the order the service gives them."""
@@ -46,10 +49,10 @@ class FastJSON(DefaultJSONProvider):
     sort_keys = False
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        return orjson.dumps(obj).decode()
+        return orjson.dumps(obj, option=KEYS).decode()
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        body = orjson.dumps(self._prepare_response_obj(args, kwargs))
+        body = orjson.dumps(self._prepare_response_obj(args, kwargs), option=KEYS)
         return Response(body, mimetype=self.mimetype)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from multiprocessing import Pool
 from random import Random
 
@@ -63,8 +64,8 @@ def positions(count: int, seed: int = 7) -> list[MatchView]:
     return found[:count]
 
 
-def reference(job: tuple[int, MatchView]) -> dict[Card, float]:
-    """Every legal card's mean outcome over REFERENCE_DEALS sampled deals."""
+def reference(job: tuple[int, MatchView], deals: int = REFERENCE_DEALS) -> dict[Card, float]:
+    """Every legal card's mean outcome over `deals` sampled deals."""
     number, view = job
     assert view.you is not None
     rng, me, legal = Random(1000 + number), view.you.seat, sorted(view.you.legal)
@@ -72,11 +73,11 @@ def reference(job: tuple[int, MatchView]) -> dict[Card, float]:
     start = table_of(view, k)
     sampler = Sampler(view, k)
     totals = dict.fromkeys(legal, 0.0)
-    for _ in range(REFERENCE_DEALS):
+    for _ in range(deals):
         hands = sampler.deal(rng)
         for card in legal:
             totals[card] += outcome(view.rules, start, hands, me, card)
-    return {card: total / REFERENCE_DEALS for card, total in totals.items()}
+    return {card: total / deals for card, total in totals.items()}
 
 
 def choice(job: tuple[int, int, MatchView]) -> Card:
@@ -84,14 +85,14 @@ def choice(job: tuple[int, int, MatchView]) -> Card:
     return ExpertPolicy(budget).choose_play(view, Random(50 + number))
 
 
-def run() -> None:
+def run(count: int = POSITIONS, deals: int = REFERENCE_DEALS) -> None:
     jobs = os.cpu_count() or 1
-    print(f"search: the expert's regret over {POSITIONS} positions, against a search of "
-          f"{REFERENCE_DEALS} deals a card")
-    views = positions(POSITIONS)
+    print(f"search: the expert's regret over {count} positions, against a search of "
+          f"{deals} deals a card")
+    views = positions(count)
     with Pool(jobs) as pool:
         start = time.perf_counter()
-        values = pool.map(reference, list(enumerate(views)), chunksize=1)
+        values = pool.map(partial(reference, deals=deals), list(enumerate(views)), chunksize=1)
         print(f"  reference searched in {time.perf_counter() - start:.0f} s on {jobs} processes")
         for budget in BUDGETS:
             chosen = pool.map(choice, [(budget, n, v) for n, v in enumerate(views)], chunksize=4)
@@ -103,4 +104,10 @@ def run() -> None:
 
 
 def main() -> None:
+    """The quick run `make bench` makes: fewer positions, a smaller reference."""
+    run(count=60, deals=1000)
+
+
+def full() -> None:
+    """`python -m bench search-full`: the figures recorded in docs/performance.md."""
     run()

@@ -57,6 +57,42 @@ def appends(url: str, clients: int, count: int) -> dict[str, float]:
             "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1]}
 
 
+def appends_in_threads(url: str, threads: int, count: int) -> dict[str, float]:
+    """`threads` threads of one process sharing one store, each appending `count` single
+    events to its own stream: the serving process's case, where group commit applies."""
+    import threading
+
+    store = open_store(url)
+    latencies: list[float] = []
+    go = threading.Barrier(threads + 1)
+
+    def client(c: int) -> None:
+        stream = f"bench-threads-{threads}-{c}"
+        store.version(stream)
+        go.wait()
+        mine = []
+        for version in range(count):
+            start = time.perf_counter()
+            store.append(stream, [NewEvent("CardPlayed", EVENT, "2026-12-02T12:00:00.000Z")],
+                         version)
+            mine.append(time.perf_counter() - start)
+        latencies.extend(mine)
+
+    workers = [threading.Thread(target=client, args=(c,)) for c in range(threads)]
+    for w in workers:
+        w.start()
+    go.wait()
+    start = time.perf_counter()
+    for w in workers:
+        w.join()
+    elapsed = time.perf_counter() - start
+    store.close()
+    latencies.sort()
+    return {"appends/s": len(latencies) / elapsed,
+            "p50 ms": 1000 * statistics.median(latencies),
+            "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1]}
+
+
 def redis_benchmark_xadd(port: int, clients: int, requests: int) -> float:
     """XADD operations per second as redis-benchmark measures them on the same server."""
     output = subprocess.run(
@@ -112,6 +148,19 @@ def run() -> None:
                       f"  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms")
             print(f"  redis-benchmark XADD {clients:2d} clients {xadd:9,.0f} ops/s;"
                   f" our redis appends / XADD = {ours_redis['appends/s'] / xadd:.2f}")
+        print("store: SQLite, threads of one process sharing a store (the server's case);"
+              " one transaction per append against group commit")
+        figures = {}
+        for commit in ("each", "group"):
+            for threads, count in ((1, 1000), (16, 200)):
+                url = f"sqlite:///{folder / f'threads-{commit}.sqlite3'}?commit={commit}"
+                fig = figures[commit, threads] = appends_in_threads(url, threads, count)
+                print(f"  commit={commit:5s} {threads:2d} threads {fig['appends/s']:9,.0f}"
+                      f" appends/s  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms")
+        for commit in ("each", "group"):
+            ratio = figures[commit, 16]["p99 ms"] / figures[commit, 1]["p99 ms"]
+            rate = figures[commit, 16]["appends/s"] / figures[commit, 1]["appends/s"]
+            print(f"  commit={commit}: 16 threads / 1: p99 x{ratio:.1f}, appends/s x{rate:.1f}")
         events = long_match()
         for name, url in (("sqlite", sqlite_url), ("redis", redis.url)):
             seconds = read_and_fold(url, events)
