@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve test coverage bench fuzz redis-server chromium screenshots
+.PHONY: install serve test coverage bench fuzz redis-server chromium screenshots wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,11 @@ coverage: install redis-server chromium
 screenshots: install chromium
 	CARDEMS_ARTIFACTS=docs/screenshots $(PY) -m pytest tests/web
 
-bench: install redis-server
+wrk:
+	@command -v wrk >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+
+bench: install redis-server wrk
 	$(PY) -m bench
 
 # The long contract fuzzing run: thousands of cases, the exhaustive coverage phase too.

@@ -84,27 +84,33 @@ def measure(port: int, clients: int) -> dict[str, float]:
 
 
 def run() -> None:
-    print(f"play: clients playing four-person matches over HTTP, one gunicorn process, SQLite"
+    print(f"play: clients playing four-person matches over HTTP, gunicorn, SQLite"
           f" ({SECONDS:.0f} s each)")
     with tempfile.TemporaryDirectory(prefix="cardems-play-bench-") as folder:
-        results: dict[tuple[str, int], dict[str, float]] = {}
-        for commit in ("each", "group"):
-            url = f"sqlite:///{Path(folder) / f'{commit}.sqlite3'}?commit={commit}"
-            server = Server("--store", url, "--bots", "off")
-            try:
-                for clients in (4, 16):
-                    fig = results[commit, clients] = measure(server.port, clients)
-                    print(f"  commit={commit:5s} {clients:2d} clients {fig['plays/s']:7.0f}"
-                          f" plays/s  p50 {fig['p50']:6.1f} ms  p99 {fig['p99']:6.1f} ms"
-                          f"  max {fig['max']:7.1f} ms")
-            finally:
-                server.stop()
-        for commit in ("each", "group"):
-            four, sixteen = results[commit, 4], results[commit, 16]
-            print(f"  commit={commit}: plays/s at 16 clients / at 4 ="
-                  f" {sixteen['plays/s'] / four['plays/s']:.2f}")
-        print(f"  p99 at 16 clients, group / each ="
-              f" {results['group', 16]['p99'] / results['each', 16]['p99']:.2f}")
+        results: dict[tuple[int, str, int], dict[str, float]] = {}
+        for processes in (1, 2):
+            for commit in ("each", "group"):
+                name = f"{processes}-{commit}.sqlite3"
+                url = f"sqlite:///{Path(folder) / name}?commit={commit}"
+                server = Server("--store", url, "--bots", "off", "--workers", str(processes))
+                try:
+                    for clients in (4, 16):
+                        fig = measure(server.port, clients)
+                        results[processes, commit, clients] = fig
+                        print(f"  {processes} process(es) commit={commit:5s} {clients:2d} clients"
+                              f" {fig['plays/s']:6.0f} plays/s  p50 {fig['p50']:6.1f} ms"
+                              f"  p99 {fig['p99']:6.1f} ms  max {fig['max']:7.1f} ms")
+                finally:
+                    server.stop()
+        for processes in (1, 2):
+            for commit in ("each", "group"):
+                four = results[processes, commit, 4]
+                sixteen = results[processes, commit, 16]
+                print(f"  {processes} process(es) commit={commit}: plays/s at 16 clients / at 4"
+                      f" = {sixteen['plays/s'] / four['plays/s']:.2f}")
+            group, each = results[processes, "group", 16], results[processes, "each", 16]
+            print(f"  {processes} process(es), 16 clients, group / each: p99"
+                  f" {group['p99'] / each['p99']:.2f}, max {group['max'] / each['max']:.2f}")
 
 
 def main() -> None:

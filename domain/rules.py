@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -61,10 +61,10 @@ class Rules:
         return cls(**{name: _parse(name, value) for name, value in options.items()})
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["moon"] = self.moon.value
-        out["tie_break"] = self.tie_break.value
-        return out
+        return {"end_score": self.end_score, "queen_breaks_hearts": self.queen_breaks_hearts,
+                "points_on_first_trick": self.points_on_first_trick, "moon": self.moon.value,
+                "shoot_the_sun": self.shoot_the_sun, "jack_of_diamonds": self.jack_of_diamonds,
+                "tie_break": self.tie_break.value, "first_dealer": self.first_dealer}
 
 
 _MAX_END_SCORE = 10_000

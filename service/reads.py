@@ -15,16 +15,30 @@ from service import integrity
 from service.errors import MatchNotFound, NotFound
 from service.matches import Matches, decode
 
+VIEWS_KEPT = 4096  # (match, reader) views kept; a table of four and its spectators is five
+
 
 class Reads:
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
         self.store = matches.store
+        # The last view each reader of a match was given, and its version: readers poll a
+        # match far more often than it moves, and spectators share one view.
+        self._views: dict[tuple[str, int | None], tuple[int, dict[str, Any]]] = {}
 
     def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
-        """The match as `viewer` may see it now, and its version."""
+        """The match as `viewer` may see it now, and its version. The reply is shared with
+        the next reader of the same version: callers do not change it."""
         match = self.matches.load(match_id)
-        return view_json(view_for(match, viewer)), match.version
+        key = (match_id, viewer)
+        kept = self._views.get(key)
+        if kept is not None and kept[0] == match.version:
+            return kept[1], match.version
+        view = view_json(view_for(match, viewer))
+        if len(self._views) >= VIEWS_KEPT:
+            self._views.pop(next(iter(self._views)), None)  # the oldest kept
+        self._views[key] = (match.version, view)
+        return view, match.version
 
     def events(self, match_id: str, viewer: int | None, after: int = 0,
                limit: int = 100) -> tuple[list[dict[str, Any]], Match]:

@@ -83,3 +83,12 @@ def move(game: MatchService, match_id: str, state, rng: Random) -> None:
     else:
         game.choose_moon(match_id, seat, rng.choice([MoonRule.ADD_TO_OTHERS,
                                                      MoonRule.SUBTRACT_FROM_SELF]))
+
+
+def test_the_rules_in_json_name_every_option():
+    from dataclasses import fields
+
+    rules = Rules(moon=MoonRule.SHOOTER_CHOICE, tie_break=TieBreak.LAST_ROUND, first_dealer=2)
+    assert rules.to_json() == {f.name: getattr(getattr(rules, f.name), "value",
+                                               getattr(rules, f.name)) for f in fields(Rules)}
+    assert Rules.from_mapping(rules.to_json()) == rules
