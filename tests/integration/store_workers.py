@@ -31,26 +31,7 @@ def race(url: str, streams: list[str], appends: int, writer: int, ack_path: str)
 
 def burst(url: str, stream: str, writer: int, ack_path: str) -> None:
     """Append until killed or the store fails; each acknowledged append is logged at once."""
-    store = open_store(url)
-    fd = os.open(ack_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    i = 0
-    while True:
-        version = store.version(stream)
-        event = NewEvent("Burst", {"writer": writer, "i": i}, "t")
-        try:
-            stored = store.append(stream, [event] * 2, version)
-        except ConcurrencyError:
-            continue
-        except (StoreError, OSError, ConnectionError):
-            time.sleep(0.05)
-            try:
-                store.version(stream)
-            except Exception:
-                return
-            continue
-        for e in stored:
-            os.write(fd, f"{e.version} {writer} {i} {e.hash}\n".encode())
-        i += 1
+    _burst_on(open_store(url), stream, writer, ack_path)
 
 
 def burst_together(url: str, stream: str, writers: int, folder: str, green: bool) -> None:
@@ -81,6 +62,13 @@ def _burst_on(store, stream: str, writer: int, ack_path: str) -> None:
         try:
             stored = store.append(stream, [event] * 2, version)
         except ConcurrencyError:
+            continue
+        except (StoreError, OSError, ConnectionError):
+            time.sleep(0.05)
+            try:
+                store.version(stream)
+            except Exception:
+                return
             continue
         for e in stored:
             os.write(fd, f"{e.version} {writer} {i} {e.hash}\n".encode())
