@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.http import ROOT, Server, call
 
@@ -27,6 +27,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 360, "height": 740}
 WAIT_MS = 60_000  # bots, streams and a loaded machine: generous, and only ever an upper bound
+expect.set_options(timeout=20_000)  # an assertion waits for the table to catch up, if need be
 
 
 @pytest.fixture(scope="session")
