@@ -17,18 +17,23 @@ CHAIN_SECONDS = 5.0  # how long one job may go on making a match's next bot move
 
 class Relay:
     """The dispatcher of a worker's service. While a job makes a move, the first bot turn
-    that move leaves is kept for the job to make next, if no other turn waits for a worker;
-    every other turn goes to RQ. (A worker runs one job at a time: no locking needed.)"""
+    that move leaves is kept for the job to make next: always when it is the same match's
+    (its state is at hand, and a trip through RQ costs more than a heuristic bot's whole
+    turn), else only if no other turn waits for a worker. Every other turn goes to RQ. (A
+    worker runs one job at a time: no locking needed.)"""
 
     name = "rq"
 
     def __init__(self, rq: RqDispatcher) -> None:
         self.rq = rq
         self.keeping = False
+        self.match: str | None = None  # the match of the turn being made
         self.kept: Turn | None = None
 
     def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
-        if self.keeping and self.kept is None and self.rq.queue_is_idle():
+        keep = self.keeping and self.kept is None and (
+            match_id == self.match or self.rq.queue_is_idle())
+        if keep:
             self.kept = (match_id, seat, version, 0)
         else:
             self.rq.enqueue(match_id, seat, version, urgent)
@@ -64,6 +69,7 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     moves = 0
     while turn is not None:
         relay.keeping, relay.kept = time.monotonic() < deadline, None
+        relay.match = turn[0]
         try:
             # A turn queued again (attempt > 0) may find its move made by a worker that died
             # before handing the match on: then it hands it on.

@@ -37,7 +37,12 @@ PERSON_QUEUE = "cardems-bots-person"  # turns a person waits on: workers take th
 PENDING = "cardems:pending-bot-turns"
 TURN_TIMEOUT = 60  # seconds a worker may spend on one bot turn before RQ gives up on it
 OVERDUE = 5.0  # seconds after which a turn nobody finished is queued again
-RESULT_TTL = 600  # how long a finished turn's id is kept, so a late duplicate is refused
+# A finished turn leaves nothing behind in RQ: no result, no registry entry to expire later.
+# A duplicate queued after it finished runs and finds the seat has moved. A failed turn, and
+# a turn queued again after its worker was lost, are kept a while as a trace for whoever
+# looks into it.
+RESULT_TTL = 0
+TRACE_TTL = 600
 
 Turn = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then each requeue)
 
@@ -75,7 +80,8 @@ class RqDispatcher:
                 "workers.jobs.bot_turn",
                 args=(self.store_url, match_id, seat, version, attempt, self.queue_url),
                 job_id=job_id(match_id, seat, version) + suffix, unique=True,
-                timeout=TURN_TIMEOUT, result_ttl=RESULT_TTL, failure_ttl=RESULT_TTL)
+                timeout=TURN_TIMEOUT, result_ttl=TRACE_TTL if attempt else RESULT_TTL,
+                failure_ttl=TRACE_TTL)
         except DuplicateJobError:
             log.debug("bot turn %s is queued already", job_id(match_id, seat, version))
 
