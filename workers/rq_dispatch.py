@@ -12,10 +12,11 @@ a seventh of a bot's reply (docs/performance.md). A queue that loses jobs in a c
 loses nothing that matters: the pending set, which survived with the events, has the
 sweeper queue them again.
 
-A worker that has just made a bot's move and finds the next move is a bot's too, with no
-other turn waiting in the queue, makes that move itself (`workers.jobs`): a round trip
-through RQ costs more than a heuristic bot's whole turn. The turn it keeps is pending all
-the same, written in the one transaction that clears the turn it finished.
+A worker that has just made a bot's move and finds the next move is a bot's too makes that
+move itself (`workers.jobs`): always in the same match, in another only while no other turn
+waits in the queue; a round trip through RQ costs more than a heuristic bot's whole turn.
+The turn it keeps is pending all the same, written in the one transaction that clears the
+turn it finished.
 """
 
 from __future__ import annotations
