@@ -12,9 +12,10 @@ from flask import Flask, Response, jsonify
 from flask.json.provider import DefaultJSONProvider
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import limits, matches, problems, stream
+from api import counting, limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
+from service import metrics
 from service.bootstrap import DEFAULT_STORE, build_service
 from service.fair_use import FairUse
 from web import init_app as init_web
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                             settings.bot_threads, settings.fair)
     app.extensions["cardems"] = service
     problems.init_app(app)
+    counting.init_app(app)
     matches.init_app(app)
     stream.init_app(app, settings.max_streams, settings.streams_per_client)
     limits.init_app(app, settings.store, settings.create_limit, settings.move_limit)
@@ -75,6 +77,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     @app.get("/healthz")
     def healthz() -> Response:
         return jsonify(HealthOut().dump(service.health()))
+
+    @app.get("/metrics")
+    def metrics_page() -> Response:
+        return Response(metrics.exposition(), mimetype="text/plain; version=0.0.4")
 
     @app.get("/openapi.yaml")
     def openapi() -> Response:

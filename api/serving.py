@@ -9,7 +9,9 @@ socket read and write after that gives up after `io_timeout` seconds of silence.
 from __future__ import annotations
 
 import json
+import shutil
 import socket
+import tempfile
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
@@ -19,6 +21,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from api.app import Settings, create_app
 from api.problems import PROBLEM_JSON, TYPE_BASE
+from service import metrics
 
 
 def _classify(exc: BaseException) -> tuple[int, str, str, str]:
@@ -84,5 +87,13 @@ def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
                "timeout": 60, "limit_request_line": 8190}
     if access_log:
         options |= {"accesslog": "-", "logger_class": "api.access_log.JsonAccessLog"}
-    _Server(settings, options, io_timeout).run()
+    # The processes count into files of one folder, so that any of them answers /metrics
+    # for all; a process that exits leaves its live gauges.
+    folder = tempfile.mkdtemp(prefix="cardems-metrics-")
+    metrics.use_folder(folder)
+    options["child_exit"] = lambda server, worker: metrics.process_gone(worker.pid)
+    try:
+        _Server(settings, options, io_timeout).run()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return 0

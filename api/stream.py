@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 from api.matches import bearer, service
 from api.problems import BadRequest, problem, unavailable
 from api.schemas import MAX_VERSION, StreamQuery
+from service import metrics
 
 bp = Blueprint("stream", __name__, url_prefix="/v1/matches")
 LAST_EVENT_ID = re.compile(r"[0-9]{1,10}")
@@ -139,5 +140,11 @@ def stream(match_id: str) -> Response:
     response = Response(_events(pages, keepalive, _client_gone()),
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: slots.give_back(client))  # run however the stream ends
+    metrics.stream_opened()
+
+    def closed() -> None:  # run however the stream ends
+        slots.give_back(client)
+        metrics.stream_closed()
+
+    response.call_on_close(closed)
     return response

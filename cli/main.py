@@ -79,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker.add_argument("--queue", default=None, help=QUEUE_HELP)
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     worker.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
+    worker.add_argument("--metrics-port", type=int, default=None,
+                        help="serve this worker's metrics (Prometheus) on this port")
     arena = commands.add_parser("arena", help="duplicate tournament between two bots")
     arena.add_argument("first", choices=BOT_LEVELS)
     arena.add_argument("second", choices=BOT_LEVELS)
@@ -101,6 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workers.worker import run_worker
 
         os.environ[PACE_ENV] = json.dumps(args.pace)
+        if args.metrics_port is not None:
+            from prometheus_client import start_http_server
+
+            start_http_server(args.metrics_port, addr="127.0.0.1")
         return run_worker(args.store, args.burst, args.queue)
     return 2
 

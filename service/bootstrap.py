@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from eventstore import StoreError, open_store
 from eventstore.open import DEFAULT_STORE
-from service import MatchService
+from service import MatchService, metrics
 from service.bot_turns import Dispatcher
 from service.fair_use import FairUse
 from service.matches import ensure_format
@@ -25,6 +25,10 @@ def build_service(store_url: str, bots: str = "inline", queue_url: str | None = 
         raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
     service = MatchService(open_store(store_url), pace=pace, fair=fair)
     service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
+    dispatcher = service.dispatcher
+    if dispatcher is not None:
+        metrics.on_scrape("bot turns", metrics.bot_turn_gauges(
+            dispatcher.waiting, dispatcher.pending))  # type: ignore[attr-defined]
     # RQ workers sweep their own queue's pending turns; idle matches are swept here anyway.
     service.sweeper.start(turns=bots == "inline")
     return service

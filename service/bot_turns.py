@@ -17,6 +17,7 @@ from domain.commands import Command, Secret
 from domain.events import AbandonReason
 from domain.state import Match
 from domain.views import MatchView, seats_to_act, view_for
+from service import metrics
 from service.commands import Commands
 from service.errors import VersionConflict
 from service.matches import Matches
@@ -115,7 +116,9 @@ class BotTurns:
         due = self._due(match_id, state.version, bot)
 
         def command(secret: Secret) -> Command:
-            chosen = self._think(view, policy, rng, secret, due, not bots_only(state))
+            with metrics.Timer() as thinking:
+                chosen = self._think(view, policy, rng, secret, due, not bots_only(state))
+            metrics.BOT_DECISIONS.labels(bot).observe(thinking.seconds)
             assert chosen is not None, "the seat was checked to be waited for"
             self._wait_until(due[1] if due else None)
             return chosen

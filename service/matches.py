@@ -16,7 +16,8 @@ from domain.events import Event
 from domain.evolve import fold
 from domain.sealing import public_form
 from domain.state import Match
-from eventstore import EventStore, NewEvent, StoredEvent, StoreError
+from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
+from service import metrics
 from service.errors import Forbidden, MatchNotFound, Unauthorized
 from service.kept import Kept
 from service.pacing import parse_instant
@@ -140,7 +141,12 @@ class Matches:
         for event in events:
             data = to_data(event)
             new.append(NewEvent(event_type(event), data, at, public_form(data)))
-        stored = self.store.append(match_id, new, expected, meta)
+        try:
+            stored = self.store.append(match_id, new, expected, meta)
+        except ConcurrencyError:
+            metrics.APPENDS.labels(self.store.name, "conflict").inc()
+            raise
+        metrics.APPENDS.labels(self.store.name, "ok").inc()
         if stored:
             self.watcher.appended(match_id, stored[-1].version)
         return stored

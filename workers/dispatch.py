@@ -38,6 +38,9 @@ class TurnQueue:
             self._matches[match_id] = turns  # to the back of the line
         return turn
 
+    def size(self) -> int:
+        return sum(len(turns) for turns in self._matches.values())
+
     def clear(self) -> list[Turn]:
         left = [turn for turns in self._matches.values() for turn in turns]
         self._matches.clear()
@@ -91,6 +94,17 @@ class InlineDispatcher:
                 with self._lock:
                     self._pending.discard(job_id(*turn))
                     self._idle.notify_all()
+
+    def waiting(self) -> dict[str, int]:
+        """Turns queued and not yet begun, by queue (this process's)."""
+        with self._lock:
+            return {"person" if urgent else "bots": queue.size()
+                    for urgent, queue in self._queues.items()}
+
+    def pending(self) -> int:
+        """Turns queued or running in this process."""
+        with self._lock:
+            return len(self._pending)
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until no bot turn is pending (for tests and orderly shutdown)."""

@@ -95,6 +95,14 @@ class RqDispatcher:
                 pipe.zadd(PENDING, {_member(then): time.time() + OVERDUE})
             pipe.execute()
 
+    def waiting(self) -> dict[str, int]:
+        """Jobs queued and not yet taken, by queue (for every process)."""
+        return {"person": self.person_queue.count, "bots": self.queue.count}
+
+    def pending(self) -> int:
+        """Turns queued or being made, in the store's pending set."""
+        return int(self.connection.zcard(PENDING))
+
     def queue_is_idle(self) -> bool:
         """No turn waits for a worker (one may be running). An unreachable queue is not
         idle: the turn must then go through `enqueue`, which writes it pending first."""

@@ -1,0 +1,107 @@
+"""/metrics in Prometheus's text format, summed over gunicorn's processes; request ids."""
+
+from __future__ import annotations
+
+import http.client
+import re
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.http import Server, call, wait_until
+
+
+def scrape(base: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    reply = call(base, "GET", "/metrics")
+    assert reply.status == 200
+    assert reply.headers["content-type"].startswith("text/plain")
+    out = {}
+    for family in text_string_to_metric_families(reply.body):
+        for sample in family.samples:
+            out[sample.name, tuple(sorted(sample.labels.items()))] = sample.value
+    return out
+
+
+def value(samples, name: str, **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_metrics_count_requests_appends_bots_and_streams_by_route_never_by_match(tmp_path):
+    server = Server("--store", f"sqlite:///{tmp_path / 'metrics.sqlite3'}", "--workers", "2",
+                    "--pace", "0")
+    try:
+        for _ in range(40):  # each on a connection of its own: both processes answer some
+            assert call(server.base, "GET", "/healthz").status == 200
+        seats = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]
+        match = call(server.base, "POST", "/v1/matches", {"seats": seats}).body
+        token = match["tokens"]["0"]
+        view = call(server.base, "GET", f"/v1/matches/{match['id']}", token=token).body
+        call(server.base, "POST", f"/v1/matches/{match['id']}/passes",
+             {"cards": view["you"]["hand"][:3]}, token=token)
+        wait_until(lambda: 0 in call(server.base, "GET",
+                                     f"/v1/matches/{match['id']}").body["to_act"]
+                   and call(server.base, "GET", f"/v1/matches/{match['id']}").body["status"]
+                   == "playing")
+        stream = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        stream.request("GET", f"/v1/matches/{match['id']}/events/stream")
+        assert stream.getresponse().status == 200
+        samples = wait_until(lambda: (s := scrape(server.base)) and value(
+            s, "cardems_open_streams", kind="events") == 1 and s)
+        healthz = value(samples, "cardems_http_requests_total", route="/healthz",
+                        method="GET", status="200")
+        assert healthz >= 40
+        assert value(samples, "cardems_appends_total", store="sqlite", outcome="ok") >= 4
+        assert value(samples, "cardems_bot_decision_seconds_count", level="heuristic") >= 3
+        assert value(samples, "cardems_http_request_seconds_count", route="/healthz",
+                     method="GET") >= 40
+        assert ("cardems_bot_turns_pending", ()) in samples
+        stream.close()
+        wait_until(lambda: value(scrape(server.base), "cardems_open_streams",
+                                 kind="events") == 0)
+        text = call(server.base, "GET", "/metrics").body
+        assert match["id"] not in text and token not in text
+        assert re.search(r'route="/v1/matches/<match_id>"', text)
+    finally:
+        server.stop()
+
+
+def test_a_request_id_is_echoed_or_made(tmp_path):
+    server = Server("--store", f"sqlite:///{tmp_path / 'ids.sqlite3'}")
+    try:
+        given = call(server.base, "GET", "/healthz", headers={"X-Request-ID": "abc-123"})
+        assert given.headers["x-request-id"] == "abc-123"
+        made = call(server.base, "GET", "/healthz")
+        assert re.fullmatch(r"[0-9a-f]{32}", made.headers["x-request-id"])
+        odd = call(server.base, "GET", "/healthz", headers={"X-Request-ID": "<script>"})
+        assert re.fullmatch(r"[0-9a-f]{32}", odd.headers["x-request-id"])
+    finally:
+        server.stop()
+
+
+def _count_in(folder: str, times: int) -> None:
+    from service import metrics
+
+    metrics.use_folder(folder)
+    for _ in range(times):
+        metrics.REQUESTS.labels("/healthz", "GET", "200").inc()
+
+
+def test_counts_of_several_processes_meet_in_one_scrape(tmp_path):
+    """What `cardems serve` sets up for gunicorn's processes, with two processes of our own:
+    each counts into the folder, and a scrape from a third sums them."""
+    import multiprocessing
+    import subprocess
+    import sys
+
+    spawn = multiprocessing.get_context("spawn")
+    folder = str(tmp_path)
+    procs = [spawn.Process(target=_count_in, args=(folder, n)) for n in (3, 4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    code = (f"from service import metrics; metrics.use_folder({folder!r});"
+            " print(metrics.exposition().decode())")
+    text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout
+    assert 'cardems_http_requests_total{method="GET",route="/healthz",status="200"} 7.0' in text
