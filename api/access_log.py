@@ -37,7 +37,8 @@ class JsonAccessLog(Logger):
             "status": getattr(resp, "status_code", None),
             "bytes": getattr(resp, "sent", None),
             "ms": round(request_time.total_seconds() * 1000, 2),
-            "request_id": environ.get("HTTP_X_REQUEST_ID"),
+            "request_id": environ.get("cardems.request_id"),
+            "match_id": environ.get("cardems.match_id"),
         }
         self._queue().put(json.dumps(entry, separators=(",", ":")))
 

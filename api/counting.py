@@ -31,5 +31,9 @@ def init_app(app: Flask) -> None:
             metrics.LATENCY.labels(route, method).observe(perf_counter() - g.started)
         if response.status_code == 429:
             metrics.RATE_LIMITED.labels(route).inc()
-        response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
+        request_id = g.get("request_id") or uuid.uuid4().hex
+        response.headers["X-Request-ID"] = request_id
+        # For the access log, which gunicorn writes from the WSGI environment.
+        request.environ["cardems.request_id"] = request_id
+        request.environ["cardems.match_id"] = (request.view_args or {}).get("match_id")
         return response

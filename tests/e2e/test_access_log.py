@@ -39,6 +39,7 @@ def test_with_the_flag_each_request_is_one_json_line(tmp_path):
         reply = call(base, "GET", "/v1/matches/nope?secret=1",
                      headers={"X-Request-ID": "req-42"})
         assert reply.status == 404
+        made = call(base, "GET", "/healthz").headers["x-request-id"]
     finally:
         out = stop(process)
     lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
@@ -46,6 +47,8 @@ def test_with_the_flag_each_request_is_one_json_line(tmp_path):
     assert len(mine) == 1
     assert mine[0]["path"] == "/v1/matches/nope" and mine[0]["status"] == 404
     assert mine[0]["method"] == "GET" and mine[0]["ms"] >= 0
+    assert mine[0]["match_id"] == "nope"
+    assert [line["path"] for line in lines if line["request_id"] == made] == ["/healthz"]
     assert "secret" not in out
 
 

@@ -105,3 +105,22 @@ def test_counts_of_several_processes_meet_in_one_scrape(tmp_path):
     text = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout
     assert 'cardems_http_requests_total{method="GET",route="/healthz",status="200"} 7.0' in text
+
+
+def test_the_dashboard_asks_only_for_metrics_that_are_served():
+    import json
+
+    from tests.http import ROOT
+
+    board = json.loads((ROOT / "docs" / "grafana-dashboard.json").read_text())
+    asked = {name for panel in board["panels"] for target in panel["targets"]
+             for name in re.findall(r"cardems_[a-z_]+", target["expr"])}
+    from service import metrics
+
+    served = {"cardems_bot_turns_queued", "cardems_bot_turns_pending"}
+    for metric in (metrics.REQUESTS, metrics.APPENDS, metrics.RATE_LIMITED):
+        served.add(metric._name + "_total")
+    for metric in (metrics.LATENCY, metrics.BOT_DECISIONS):
+        served.add(metric._name + "_bucket")
+    served.add(metrics.OPEN_STREAMS._name)
+    assert asked and asked <= served, asked - served
