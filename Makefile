@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve test coverage bench fuzz redis-server chromium screenshots wrk
+.PHONY: install serve deploy test coverage bench fuzz redis-server chromium screenshots wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,15 @@ install: $(STAMP)
 
 serve: install
 	$(VENV)/bin/cardems serve $(ARGS)
+
+# The whole deployment on one machine under honcho: two Redis servers, the API processes
+# behind one port, RQ workers (docs/deploy.md). Ctrl-C or SIGTERM stops every piece.
+DEPLOY_DATA ?= data/deploy
+DEPLOY_WORKERS ?= 2
+deploy: install redis-server
+	mkdir -p $(DEPLOY_DATA)/store $(DEPLOY_DATA)/queue
+	DATA=$(DEPLOY_DATA) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" \
+		$(VENV)/bin/honcho start -f deploy/Procfile -c worker=$(DEPLOY_WORKERS)
 
 redis-server:
 	@command -v redis-server >/dev/null || (apt-get update -qq && \
