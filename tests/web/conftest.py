@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.http import ROOT, Server, call
 
@@ -70,9 +71,12 @@ class Watched:
         """Keeps each API body as it completes (a reload would lose it)."""
         if "/v1/" not in request.url or "/events/stream" in request.url:
             return
-        response = request.response()
-        if response and "json" in (response.headers.get("content-type") or ""):
-            self.responses.append(json.loads(response.body()))
+        try:
+            response = request.response()
+            if response and "json" in (response.headers.get("content-type") or ""):
+                self.responses.append(json.loads(response.body()))
+        except PlaywrightError:  # the page closed as the body came: nothing left to scan
+            return
 
     def _follow_streams(self, context: BrowserContext) -> None:
         """The event stream never ends, so Playwright never hands over its body; the

@@ -77,6 +77,7 @@ def test_a_spectator_page_never_holds_a_hidden_card(server, open_page):
                      token=token)
         assert reply.status == 200, reply.body
     page.locator("dialog#end[open]").wait_for(timeout=WAIT_MS)
+    expect(page.locator("dialog#end .checks li[data-ok='true']")).to_have_count(5)
     assert scanned > 13
 
     known = truth(server.base, match["id"])
