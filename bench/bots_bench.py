@@ -50,28 +50,28 @@ def reply_latency(base: str, plays: int = 60) -> tuple[float, float]:
         match = call(base, "POST", "/v1/matches", {"seats": seats}).body
         token, path = match["tokens"]["0"], f"/v1/matches/{match['id']}"
         while len(samples) < plays:
-            view = _wait_for_person(base, path, token)
+            view = wait_for_person(base, path, token)
             if view["status"] != "playing" or len(view["trick"]["plays"]) != 0:
-                if not _act(base, path, token, view):
+                if not act(base, path, token, view):
                     break
                 continue
             start = time.perf_counter()
-            _act(base, path, token, view)
-            _wait_for_person(base, path, token)
+            act(base, path, token, view)
+            wait_for_person(base, path, token)
             samples.append(time.perf_counter() - start)
     samples.sort()
     return statistics.median(samples) * 1000, samples[int(len(samples) * 0.95)] * 1000
 
 
-def _wait_for_person(base: str, path: str, token: str) -> dict[str, Any]:
+def wait_for_person(base: str, path: str, token: str, every: float = 0.001) -> dict[str, Any]:
     while True:
         view: dict[str, Any] = call(base, "GET", path, token=token).body
         if view["status"] == "finished" or 0 in view["to_act"]:
             return view
-        time.sleep(0.001)
+        time.sleep(every)
 
 
-def _act(base: str, path: str, token: str, view: dict) -> bool:
+def act(base: str, path: str, token: str, view: dict) -> bool:
     if view["status"] == "finished":
         return False
     if view["status"] == "passing":

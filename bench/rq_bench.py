@@ -14,8 +14,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any
 
+from bench.bots_bench import act, wait_for_person
 from tests.http import ROOT, Server, call
 from tests.redis_server import scratch_redis
 
@@ -30,31 +30,14 @@ def _person(base: str, until: float, samples: list[float]) -> None:
         token, path = match["tokens"]["0"], f"/v1/matches/{match['id']}"
         view = match
         while time.time() < until:
-            view = _turn(base, path, token)
+            view = wait_for_person(base, path, token, every=0.003)
             if view["status"] == "finished":
                 break
             began = time.perf_counter()
-            _act(base, path, token, view)
-            waited = _turn(base, path, token)
+            act(base, path, token, view)
+            waited = wait_for_person(base, path, token, every=0.003)
             if view["status"] == "playing" and waited["status"] == "playing":
                 samples.append(time.perf_counter() - began)
-
-
-def _turn(base: str, path: str, token: str) -> dict[str, Any]:
-    while True:
-        view: dict[str, Any] = call(base, "GET", path, token=token).body
-        if view["status"] == "finished" or 0 in view["to_act"]:
-            return view
-        time.sleep(0.003)
-
-
-def _act(base: str, path: str, token: str, view: dict[str, Any]) -> None:
-    if view["status"] == "passing":
-        call(base, "POST", path + "/passes", {"cards": view["you"]["hand"][:3]}, token=token)
-    elif view["status"] == "playing":
-        call(base, "POST", path + "/plays", {"card": view["you"]["legal"][0]}, token=token)
-    else:
-        call(base, "POST", path + "/moon", {"choice": "add_to_others"}, token=token)
 
 
 def _commands(url: str) -> int:
