@@ -47,8 +47,6 @@ class FastJSON(DefaultJSONProvider):
     """Replies written by orjson: they are plain dicts, lists, strings and numbers already in
     the contract's shape, in the order the service gives them."""
 
-    sort_keys = False
-
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         return orjson.dumps(obj, option=KEYS).decode()
 

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 
@@ -39,7 +40,7 @@ def wrk(url: str, token: str | None = None, connections: int = 16) -> float:
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
 
 
-def per_call(work, repeat: int = 2000) -> float:  # type: ignore[no-untyped-def]
+def per_call(work: Callable[[], object], repeat: int = 2000) -> float:
     best = float("inf")
     for _ in range(5):
         start = time.perf_counter()

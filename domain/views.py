@@ -23,7 +23,7 @@ from domain.events import (
     Scores,
     SeatSpec,
 )
-from domain.legal import forbidden_cards, legal_cards
+from domain.legal import forbidden_cards
 from domain.passing import PassDirection, receiver
 from domain.rules import Rules
 from domain.sealing import with_hidden
@@ -112,8 +112,8 @@ def _not_dealt(m: Match) -> Round:
 def _seat_view(m: Match, seat: int) -> SeatView:
     rnd = m.round or _not_dealt(m)
     on_turn = m.status is Status.PLAYING and rnd.turn == seat
-    legal = legal_cards(rnd, m.rules, seat) if on_turn else frozenset()
     barred = forbidden_cards(rnd, m.rules, seat) if on_turn else {}
+    legal = rnd.hands[seat] - barred.keys() if on_turn else frozenset()  # the rest of the hand
     return SeatView(seat, tuple(sorted_cards(rnd.hands[seat])), tuple(sorted_cards(legal)),
                     tuple((card, barred[card]) for card in sorted_cards(barred)),
                     rnd.passes[seat], rnd.received[seat])

@@ -17,13 +17,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Step = Callable[[Any], Any]  # a write on the batch's connection; returns the caller's result
 
 
-class Write(Generic[T]):
+class Write:
     __slots__ = ("done", "error", "lead", "result", "step")
 
     def __init__(self, step: Step) -> None:
@@ -50,16 +50,16 @@ def off_the_loop(work: Callable[[], T]) -> T:
 class GroupCommit:
     """`commit(batch)` runs the writes of a batch in one transaction (see SqliteStore)."""
 
-    def __init__(self, commit: Callable[[list[Write[Any]]], None]) -> None:
+    def __init__(self, commit: Callable[[list[Write]], None]) -> None:
         self._commit = commit
         self._lock = threading.Lock()
-        self._queue: list[Write[Any]] = []
+        self._queue: list[Write] = []
         self._leading = False
         self.batches = 0  # transactions committed, for the tests and the benchmarks
         self.writes = 0
 
     def run(self, step: Step) -> Any:
-        write: Write[Any] = Write(step)
+        write = Write(step)
         with self._lock:
             self._queue.append(write)
             lead = not self._leading
@@ -73,7 +73,7 @@ class GroupCommit:
         self._lead(write)
         return _outcome(write)
 
-    def _lead(self, own: Write[Any]) -> None:
+    def _lead(self, own: Write) -> None:
         """Commits everything queued (our own write with it), then passes the lead on."""
         with self._lock:
             batch, self._queue = self._queue, []
@@ -96,7 +96,7 @@ class GroupCommit:
         following.done.set()
 
 
-def _outcome(write: Write[Any]) -> Any:
+def _outcome(write: Write) -> Any:
     if write.error is not None:
         raise write.error
     return write.result

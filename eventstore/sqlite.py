@@ -202,7 +202,7 @@ class _Writing:
                                                    os.O_RDWR | os.O_CREAT, 0o644)
         self.group = GroupCommit(self.commit)
 
-    def commit(self, batch: list[Write[Any]]) -> None:
+    def commit(self, batch: list[Write]) -> None:
         """The batch in one transaction, each write in a savepoint of its own."""
         if self.lock_fd is not None:
             fcntl.flock(self.lock_fd, fcntl.LOCK_EX)  # in turn with the other processes

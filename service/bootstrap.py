@@ -25,10 +25,6 @@ def build_service(store_url: str, bots: str = "inline", queue_url: str | None = 
         raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
     service = MatchService(open_store(store_url), pace=pace, fair=fair)
     service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
-    dispatcher = service.dispatcher
-    if dispatcher is not None:
-        metrics.on_scrape("bot turns", metrics.bot_turn_gauges(
-            dispatcher.waiting, dispatcher.pending))  # type: ignore[attr-defined]
     # RQ workers sweep their own queue's pending turns; idle matches are swept here anyway.
     service.sweeper.start(turns=bots == "inline")
     return service
@@ -55,9 +51,13 @@ def _dispatcher(service: MatchService, bots: str, store_url: str, queue_url: str
     if bots == "inline":
         from workers.dispatch import InlineDispatcher
 
-        return InlineDispatcher(service.bot_turn, bot_threads)
+        inline = InlineDispatcher(service.bot_turn, bot_threads)
+        metrics.on_scrape("bot turns", metrics.bot_turn_gauges(inline.waiting, inline.pending))
+        return inline
     if bots == "rq":
         from workers.rq_dispatch import RqDispatcher
 
-        return RqDispatcher(store_url, queue_url)
+        rq = RqDispatcher(store_url, queue_url)
+        metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting, rq.pending))
+        return rq
     return None

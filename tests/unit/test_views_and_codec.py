@@ -3,7 +3,7 @@ from domain.codec import from_data, to_data
 from domain.commands import PassCards
 from domain.events import PassChosen, PassesExchanged, RoundDealt
 from domain.evolve import evolve
-from domain.legal import play_violation
+from domain.legal import legal_cards, play_violation
 from domain.sealing import canonical_json
 from domain.state import Status
 from domain.views import event_json, view_for, view_json
@@ -89,6 +89,8 @@ def test_the_seat_on_turn_is_told_the_rule_that_bars_each_other_card():
                 continue
             hand = state.round.hands[seat]
             assert set(you["illegal"]) | set(you["legal"]) == {str(c) for c in hand}
+            assert set(you["legal"]) == {str(c) for c in legal_cards(state.round, state.rules,
+                                                                     seat)}
             assert not set(you["illegal"]) & set(you["legal"])
             for card in hand:
                 rule = play_violation(state.round, state.rules, seat, card)

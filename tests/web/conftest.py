@@ -165,6 +165,13 @@ IN_WORDS = re.compile(rf"\b({'|'.join(RANKS)}) of ({'|'.join(SUITS)})\b")
 CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 
 
+def words(card: str) -> str:
+    """A card in words, as the page names it: `QS` is "queen of spades"."""
+    rank = next(w for w, code in RANKS.items() if code == card[0])
+    suit = next(w for w, code in SUITS.items() if code == card[1])
+    return f"{rank} of {suit}"
+
+
 def cards_in(text: str) -> set[str]:
     """Every card a text names, by its code or in words."""
     named = {RANKS[rank] + SUITS[suit] for rank, suit in IN_WORDS.findall(text)}

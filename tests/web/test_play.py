@@ -22,6 +22,7 @@ from tests.web.conftest import (
     start_server,
     unnamed_controls,
     view,
+    words,
 )
 
 WHY = {
@@ -117,14 +118,6 @@ def bounded(seconds: float = 240) -> Iterator[None]:
     while time.monotonic() < deadline:
         yield
     raise AssertionError(f"no end in sight after {seconds} s")
-
-
-def words(card: str) -> str:
-    ranks = dict(zip("23456789TJQKA", ["two", "three", "four", "five", "six", "seven", "eight",
-                                       "nine", "ten", "jack", "queen", "king", "ace"],
-                     strict=True))
-    suits = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
-    return f"{ranks[card[0]]} of {suits[card[1]]}"
 
 
 def wait_for_version_past(base: str, match_id: str, token: str, version: int) -> dict:

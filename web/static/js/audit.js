@@ -1,15 +1,9 @@
 // The trick audit: who held what before each play, what was allowed, why each other card
 // was not, why the winner won, and whether the hash chain holds up to the trick.
+import { make } from "./dom.js";
 import { call, matchPath } from "./api.js";
 import { cardWords, tableCard } from "./cards.js";
 import { WHY_BARRED, plural, seatLabel } from "./words.js";
-
-function make(tag, className, text) {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
 
 function cardRow(cards, label) {
   const row = make("span", "card-row");

@@ -1,18 +1,10 @@
 // Drawing a view of the match: the seats around the table, the trick in the middle, the
 // reader's hand and the sidebar. Everything drawn comes from the view the API gave this
 // reader; the page decides no rule.
+import { $, make } from "./dom.js";
 import { cardWords, drawFace, tableCard } from "./cards.js";
 import { BOT_WORDS, PASS_WORDS, WHY_BARRED, plural, rulesInWords, seatLabel,
   seatPlace } from "./words.js";
-
-const $ = (id) => document.getElementById(id);
-
-function make(tag, className, text) {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
 
 // Who sits at the bottom: the reader's seat, or South (seat 0 elsewhere) for a spectator.
 export function bottomSeat(view) {

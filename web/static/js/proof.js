@@ -1,14 +1,8 @@
 // The fairness proof: the commitment shown from the first deal, and at the end the revealed
 // seed, its hash computed in this browser, and the server's integrity report.
+import { make } from "./dom.js";
 import { call, matchPath } from "./api.js";
 import { seatLabel } from "./words.js";
-
-function make(tag, className, text) {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
 
 function commitmentLines(view) {
   const lines = [];

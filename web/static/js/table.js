@@ -1,5 +1,6 @@
 // The table page: a seat's table when this tab holds the seat's token, a spectator's
 // otherwise. Live from the event stream; replay and the trick audit on the same screen.
+import { $ } from "./dom.js";
 import { Problem, call, matchPath, newKey, seatLink, tokens } from "./api.js";
 import { cardWords } from "./cards.js";
 import { collectTrick, drawHand, drawScores, drawSeats, drawTrick, promptFor } from "./draw.js";
@@ -8,7 +9,6 @@ import { showProof, showCommitment } from "./proof.js";
 import { auditTarget, describe, indexLog, readLog } from "./replay.js";
 import { EventFeed } from "./stream.js";
 
-const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const calm = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const PAUSE = calm ? { step: 0, hold: 300, sweep: 0 } : { step: 250, hold: 900, sweep: 450 };
