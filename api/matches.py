@@ -107,7 +107,7 @@ def moved(reply: Reply) -> Response:
 def create_match() -> Response:
     data = body(CreateMatchIn())
     seats = [SeatSpec(s["name"], s["bot"]) for s in data["seats"]]
-    rules = Rules.from_mapping(data["rules"])
+    rules = Rules.from_mapping(data["rules"], len(seats))
     reply = service().create_match(seats, rules, data["client_seed"], data["decks"],
                                    idempotency(creation=True), request.remote_addr or "")
     response = reply_response(reply["view"], reply["version"], 201)

@@ -44,6 +44,12 @@ class SeatOut(Schema):
     bot = Str(allow_none=True)
 
 
+class DeckOut(Schema):
+    cards = Int()
+    hand_size = Int()
+    removed = _cards()
+
+
 class RulesOut(Schema):
     end_score = Int()
     queen_breaks_hearts = fields.Boolean()
@@ -78,6 +84,7 @@ class MatchViewOut(Schema):
     tricks = fields.List(fields.Nested(TakenTrickOut))
     scores = fields.Nested(ScoresOut)
     seats = fields.List(fields.Nested(SeatOut))
+    deck = fields.Nested(DeckOut)
     seats_passed = fields.List(Int())
     rules = fields.Nested(RulesOut)
     winner = Int(allow_none=True)

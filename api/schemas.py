@@ -11,8 +11,11 @@ from domain.bots.base import BOT_LEVELS
 from domain.cards import BadCard, Card, parse_card
 from domain.decide import MAX_CLIENT_SEED, name_problem
 from domain.rules import MoonRule
+from domain.table import MAX_SEATS, MIN_SEATS, TABLES
 
 MAX_DECKS = 64
+MOST_CARDS = max(len(t.cards) for t in TABLES.values())  # a deck's own check is the domain's
+BIGGEST_HAND = max(t.hand_size for t in TABLES.values())
 
 
 class CardField(fields.Field):
@@ -47,17 +50,18 @@ class SeatIn(Schema):
 
 class CreateMatchIn(Schema):
     seats = fields.List(fields.Nested(SeatIn), required=True,
-                        validate=validate.Length(equal=4, error="exactly 4 seats are needed"))
+                        validate=validate.Length(min=MIN_SEATS, max=MAX_SEATS,
+                                                 error=f"{MIN_SEATS} to {MAX_SEATS} seats"))
     rules = fields.Dict(keys=fields.String(), load_default=dict)
     client_seed = fields.String(load_default="", validate=validate.Length(max=MAX_CLIENT_SEED))
     decks = fields.List(
-        fields.List(CardField(), validate=validate.Length(equal=52,
-                                                          error="a deck has 52 cards")),
+        fields.List(CardField(), validate=validate.Length(
+            max=MOST_CARDS, error=f"a deck has at most {MOST_CARDS} cards")),
         load_default=list, validate=validate.Length(max=MAX_DECKS))
 
 
 class PassIn(Schema):
-    cards = fields.List(CardField(), required=True, validate=validate.Length(max=13))
+    cards = fields.List(CardField(), required=True, validate=validate.Length(max=BIGGEST_HAND))
 
 
 class PlayIn(Schema):

@@ -27,7 +27,7 @@ from domain.events import RoundScored
 from domain.evolve import fold
 from domain.rules import Rules
 from domain.state import Status
-from domain.table import deck
+from domain.table import FOUR_SEATS
 from domain.views import MatchView, seats_to_act, view_for
 
 POSITIONS = 300
@@ -44,7 +44,7 @@ def positions(count: int, seed: int = 7) -> list[MatchView]:
     number = 0
     while len(found) < count:
         number += 1
-        cards = list(deck())
+        cards = list(FOUR_SEATS.cards)
         rng.shuffle(cards)
         secret = Secret(rng.randbytes(32))
         state = dealt_state(cards, number, secret, Rules(end_score=10_000))

@@ -15,7 +15,8 @@ from tqdm import tqdm
 
 from domain.bots.base import policy_named
 from domain.bots.duplicate import duplicate_deal
-from domain.table import deck
+from domain.bots.duplicate import rotations
+from domain.table import table_for
 
 
 @dataclass(frozen=True)
@@ -26,13 +27,14 @@ class Standing:
 
 
 def run_arena(first: str, second: str, deals: int, seed: int, progress: bool = True,
-              jobs: int = 1) -> tuple[Standing, Standing, list[float]]:
-    """Play `deals` duplicate deals (each twice, seats swapped); per-hand standings.
+              jobs: int = 1, seats: int = 4) -> tuple[Standing, Standing, list[float]]:
+    """Play `deals` duplicate deals at a table of `seats` (each deal once per rotation of
+    the seats); per-hand standings.
 
     Each deal draws its cards and chance from (`seed`, its number) alone, so the tournament
     is the same whatever the number of `jobs` (processes) that play it.
     """
-    tasks = [(first, second, seed, number) for number in range(1, deals + 1)]
+    tasks = [(first, second, seed, number, seats) for number in range(1, deals + 1)]
     bar = tqdm(total=deals, disable=not progress, unit="deal")
     per_deal: list[tuple[float, float]] = []
     with ExitStack() as stack:
@@ -51,14 +53,17 @@ def run_arena(first: str, second: str, deals: int, seed: int, progress: bool = T
     return standings[0], standings[1], differences
 
 
-def _play_deal(task: tuple[str, str, int, int]) -> tuple[float, float]:
-    """One duplicate deal: each policy's points per hand (two seats, two rotations)."""
-    first, second, seed, number = task
-    rng = Random(f"{seed}/{number}")
-    cards = list(deck())
+def _play_deal(task: tuple[str, str, int, int, int]) -> tuple[float, float]:
+    """One duplicate deal: each policy's points per hand it held, over every rotation."""
+    first, second, seed, number, seats = task
+    # The four-seat tournament keeps the draws it always had, so its figures reproduce.
+    rng = Random(f"{seed}/{number}" if seats == 4 else f"{seed}/{seats}/{number}")
+    table = table_for(seats)
+    cards = list(table.cards)
     rng.shuffle(cards)
-    result = duplicate_deal((policy_named(first), policy_named(second)), cards, number, rng)
-    return result.points[0] / 4, result.points[1] / 4
+    result = duplicate_deal((policy_named(first), policy_named(second)), cards, number, rng,
+                            table=table)
+    return result.per_hand(0), result.per_hand(1)
 
 
 def _standing(name: str, values: list[float]) -> Standing:
@@ -84,9 +89,11 @@ def chart(first: Standing, second: Standing, path: Path) -> None:
 
 
 def main(first: str, second: str, deals: int, seed: int, chart_path: str | None,
-         jobs: int = 1) -> int:
-    a, b, differences = run_arena(first, second, deals, seed, jobs=jobs)
-    print(f"{deals} duplicate deals ({deals * 4} hands for each bot), seed {seed}")
+         jobs: int = 1, seats: int = 4) -> int:
+    a, b, differences = run_arena(first, second, deals, seed, jobs=jobs, seats=seats)
+    held = [p for turn in rotations(seats) for p in turn]  # which policy held each hand
+    print(f"{deals} duplicate deals at {seats} seats ({deals * held.count(0)} hands for {first},"
+          f" {deals * held.count(1)} for {second}), seed {seed}")
     for standing in (a, b):
         print(f"  {standing.name:10s} {standing.per_hand:6.2f} ± {standing.ci95:.2f}"
               " points per hand")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from api.limits import CREATE_LIMIT, MOVE_LIMIT
 from domain.bots.base import BOT_LEVELS
+from domain.table import MAX_SEATS, MIN_SEATS
 from service.bootstrap import DEFAULT_STORE, store_problem
 from service.fair_use import FairUse
 from service.pacing import DEFAULT_PACE, parse_pace
@@ -85,7 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument("first", choices=BOT_LEVELS)
     arena.add_argument("second", choices=BOT_LEVELS)
     arena.add_argument("--deals", type=int, default=500,
-                       help="deals, each played twice with the seats swapped")
+                       help="deals, each played again with the seats rotated")
+    arena.add_argument("--seats", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
+                       help="seats at the table (3 to 6)")
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--chart", default=None, help="write a PNG chart here")
     arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -95,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.arena import main as arena_main
 
         return arena_main(args.first, args.second, args.deals, args.seed, args.chart,
-                          args.jobs)
+                          args.jobs, args.seats)
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":

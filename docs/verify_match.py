@@ -30,7 +30,9 @@ GENESIS = "0" * 64
 RANKS, SUITS = "23456789TJQKA", "CDSH"
 DECK = [rank + suit for suit in SUITS for rank in RANKS]  # clubs, diamonds, spades, hearts
 ORDER = {card: i for i, card in enumerate(DECK)}
-SEATS = 4
+# With other than four seats the lowest diamonds and spades leave the deck, so that every
+# seat is dealt as many cards.
+REMOVED = {3: {"2D"}, 4: set(), 5: {"2D", "2S"}, 6: {"2D", "3D", "2S", "3S"}}
 SALT_BYTES = 16
 
 
@@ -151,8 +153,15 @@ def check_seals(events: list[dict[str, Any]]) -> tuple[int, int, list[str]]:
     return total, opened, problems
 
 
-def shuffled_deck(server_seed: bytes, client_seed: str, round_number: int) -> list[str]:
-    """The round's deck: an HMAC-SHA256 stream of 32-bit numbers drives Fisher-Yates."""
+def cards_in_play(seats: int) -> list[str]:
+    """The deck of a table of `seats`, in canonical order."""
+    return [card for card in DECK if card not in REMOVED[seats]]
+
+
+def shuffled_deck(server_seed: bytes, client_seed: str, round_number: int,
+                  seats: int = 4) -> list[str]:
+    """The round's deck: an HMAC-SHA256 stream of 32-bit numbers drives Fisher-Yates over
+    the cards in play."""
 
     def draws() -> Any:
         counter = 0
@@ -163,7 +172,7 @@ def shuffled_deck(server_seed: bytes, client_seed: str, round_number: int) -> li
                 yield int.from_bytes(block[i:i + 4], "big")
             counter += 1
 
-    cards, stream = list(DECK), draws()
+    cards, stream = cards_in_play(seats), draws()
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
         limit = 2**32 - 2**32 % n
@@ -175,10 +184,10 @@ def shuffled_deck(server_seed: bytes, client_seed: str, round_number: int) -> li
     return cards
 
 
-def dealt_hands(deck: list[str], dealer: int) -> list[list[str]]:
-    hands: list[list[str]] = [[] for _ in range(SEATS)]
+def dealt_hands(deck: list[str], dealer: int, seats: int = 4) -> list[list[str]]:
+    hands: list[list[str]] = [[] for _ in range(seats)]
     for i, card in enumerate(deck):
-        hands[(dealer + 1 + i) % SEATS].append(card)
+        hands[(dealer + 1 + i) % seats].append(card)
     return [sorted(hand, key=ORDER.__getitem__) for hand in hands]
 
 
@@ -198,6 +207,9 @@ def check_deals(events: list[dict[str, Any]]) -> tuple[str, list[str]]:
     decks = ended["decks"]
     if len(decks) != created["given_decks"]:
         problems.append("the revealed decks are not as many as the match was created with")
+    seats = len(created["seats"])
+    if seats not in REMOVED:
+        return f"{seats} seats", [f"a match has 3 to 6 seats, not {seats}"]
     rounds = 0
     for event in events:
         if event["type"] != "RoundDealt":
@@ -205,10 +217,10 @@ def check_deals(events: list[dict[str, Any]]) -> tuple[str, list[str]]:
         data = event["data"]
         number = data["round"]
         deck = decks[number - 1] if number <= len(decks) else \
-            shuffled_deck(seed, created["client_seed"], number)
-        if sorted(deck, key=ORDER.__getitem__) != DECK:
-            problems.append(f"round {number}: its deck does not hold every card once")
-        if dealt_hands(deck, data["dealer"]) != data["hands"]:
+            shuffled_deck(seed, created["client_seed"], number, seats)
+        if sorted(deck, key=lambda card: ORDER.get(card, len(DECK))) != cards_in_play(seats):
+            problems.append(f"round {number}: its deck does not hold every card in play once")
+        if dealt_hands(deck, data["dealer"], seats) != data["hands"]:
             problems.append(f"round {number}: the recorded deal is not the one recomputed")
         rounds += 1
     return f"{rounds} deals recomputed from the revealed seed", problems

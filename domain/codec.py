@@ -101,7 +101,7 @@ _ENCODE: dict[type, Callable[[Any], Data]] = {
 
 _DECODE: dict[type, Callable[[Data], Event]] = {
     MatchCreated: lambda d: MatchCreated(
-        d["match_id"], Rules.from_mapping(d["rules"]),
+        d["match_id"], Rules.from_mapping(d["rules"], len(d["seats"])),
         tuple(SeatSpec(s["name"], s["bot"]) for s in d["seats"]), d["client_seed"],
         d["seed_commitment"], d["given_decks"], d["created_at"]),
     RoundDealt: lambda d: RoundDealt(

@@ -39,9 +39,9 @@ from domain.passing import PassDirection, pass_direction, passer_to
 from domain.rules import MoonRule
 from domain.scoring import match_winner, needs_moon_choice, score_round
 from domain.sealing import Seal, seal
-from domain.shuffle import deal, is_full_deck, seed_commitment, shuffled_deck
+from domain.shuffle import deal, deck_problem, seed_commitment, shuffled_deck
 from domain.state import Match, Round, Status
-from domain.table import SEATS, TRICKS_PER_ROUND
+from domain.table import MAX_SEATS, MIN_SEATS, Table, table_for
 
 PASS_SIZE = 3
 MAX_NAME = 40
@@ -55,11 +55,12 @@ def decide(state: Match | None, command: Command) -> list[Event]:
     return handler(state, command)
 
 
-def round_deck(secret: Secret, client_seed: str, number: int) -> tuple[Card, ...]:
+def round_deck(secret: Secret, client_seed: str, number: int, table: Table,
+               ) -> tuple[Card, ...]:
     """The deck of round `number`: a given deck while they last, then the committed shuffle."""
     if number <= len(secret.decks):
         return secret.decks[number - 1]
-    return shuffled_deck(secret.server_seed, client_seed, number)
+    return shuffled_deck(secret.server_seed, client_seed, number, table)
 
 
 def _seal(secret: Secret, label: str, cards: tuple[Card, ...]) -> Seal:
@@ -73,9 +74,10 @@ def _seal_each(secret: Secret, label: str, groups: tuple[tuple[Card, ...], ...],
 
 
 def _deal_round(match: Match, secret: Secret, number: int) -> RoundDealt:
-    dealer = match.rules.dealer_of(number)
-    hands = deal(round_deck(secret, match.client_seed, number), dealer)
-    return RoundDealt(number, dealer, pass_direction(number), hands,
+    table = match.table
+    dealer = match.rules.dealer_of(number, table.seats)
+    hands = deal(round_deck(secret, match.client_seed, number, table), dealer, table)
+    return RoundDealt(number, dealer, pass_direction(number, table), hands,
                       _seal_each(secret, f"r{number}/hands", hands))
 
 
@@ -87,9 +89,11 @@ def _create(state: Match | None, c: CreateMatch) -> list[Event]:
         raise InvalidCommand("server_seed", f"must be {SEED_BYTES} bytes")
     if len(c.client_seed) > MAX_CLIENT_SEED:
         raise InvalidCommand("client_seed", f"at most {MAX_CLIENT_SEED} characters")
+    table = table_for(len(c.seats))
     for i, cards in enumerate(c.secret.decks):
-        if not is_full_deck(cards):
-            raise InvalidCommand(f"decks[{i}]", "must hold each of the 52 cards exactly once")
+        problem = deck_problem(cards, table)
+        if problem:
+            raise InvalidCommand(f"decks[{i}]", problem)
     created = MatchCreated(c.match_id, c.rules, c.seats, c.client_seed,
                            seed_commitment(c.secret.server_seed), len(c.secret.decks),
                            c.created_at)
@@ -97,8 +101,10 @@ def _create(state: Match | None, c: CreateMatch) -> list[Event]:
 
 
 def _check_seats(c: CreateMatch) -> None:
-    if len(c.seats) != SEATS:
-        raise InvalidCommand("seats", f"exactly {SEATS} seats are needed")
+    if not MIN_SEATS <= len(c.seats) <= MAX_SEATS:
+        raise InvalidCommand("seats", f"{MIN_SEATS} to {MAX_SEATS} seats")
+    if c.rules.first_dealer >= len(c.seats):
+        raise InvalidCommand("rules.first_dealer", f"must be a seat from 0 to {len(c.seats) - 1}")
     for i, seat in enumerate(c.seats):
         problem = name_problem(seat.name)
         if problem:
@@ -121,7 +127,8 @@ def name_problem(name: str) -> str | None:
 
 def _pass(state: Match | None, c: PassCards) -> list[Event]:
     rnd = _round_in(state, Status.PASSING, "passes are chosen only before the first lead")
-    _check_seat(c.seat)
+    assert state is not None
+    _check_seat(state, c.seat)
     if rnd.passes[c.seat] is not None:
         raise IllegalMove(Violation.ALREADY_PASSED, "your pass is chosen and cannot change")
     cards = tuple(sorted(set(c.cards)))
@@ -132,7 +139,6 @@ def _pass(state: Match | None, c: PassCards) -> list[Event]:
     if missing:
         raise IllegalMove(Violation.CARD_NOT_IN_HAND,
                           f"{' '.join(spell(missing))} not in your hand")
-    assert state is not None
     _check_seed(state, c.secret)  # a pass seals but deals nothing: the decks do not matter
     label = f"r{rnd.number}"
     events: list[Event] = [PassChosen(rnd.number, c.seat, cards, c.bot,
@@ -140,20 +146,21 @@ def _pass(state: Match | None, c: PassCards) -> list[Event]:
     passes = list(rnd.passes)
     passes[c.seat] = cards
     if all(p is not None for p in passes):
-        received = _received(passes, rnd.pass_direction)
+        received = _received(passes, rnd.pass_direction, state.table)
         events.append(PassesExchanged(rnd.number, received,
                                       _seal_each(c.secret, f"{label}/received", received)))
     return events
 
 
-def _received(passes: list[Any], direction: PassDirection) -> tuple[tuple[Card, ...], ...]:
-    return tuple(passes[passer_to(seat, direction)] for seat in range(SEATS))
+def _received(passes: list[Any], direction: PassDirection, table: Table,
+              ) -> tuple[tuple[Card, ...], ...]:
+    return tuple(passes[passer_to(seat, direction, table)] for seat in range(table.seats))
 
 
 def _play(state: Match | None, c: PlayCard) -> list[Event]:
     rnd = _round_in(state, Status.PLAYING, "cards are played once the passes are exchanged")
     assert state is not None
-    _check_seat(c.seat)
+    _check_seat(state, c.seat)
     if rnd.turn != c.seat:
         raise IllegalMove(Violation.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn to play")
     violation = play_violation(rnd, state.rules, c.seat, c.card)
@@ -162,12 +169,12 @@ def _play(state: Match | None, c: PlayCard) -> list[Event]:
     _check_secret(state, c.secret)
     events: list[Event] = [CardPlayed(c.seat, c.card, c.bot)]
     plays = (*((p.seat, p.card) for p in rnd.trick.plays), (c.seat, c.card))
-    if len(plays) < SEATS:
+    if len(plays) < state.table.seats:
         return events
     taken = TrickTaken(rnd.number, rnd.trick_number, trick_winner(plays),
                        sum(penalty(card) for _, card in plays))
     events.append(taken)
-    if taken.trick < TRICKS_PER_ROUND:
+    if taken.trick < state.table.tricks:
         return events
     after = evolve(evolve(state, events[0]), taken)
     return events + _end_round(after, c.secret, None)
@@ -221,7 +228,7 @@ def _abandon(state: Match | None, c: AbandonMatch) -> list[Event]:
     if (c.reason is AbandonReason.BY_SEAT) != (c.seat is not None):
         raise InvalidCommand("seat", "a seat abandons only by its own choice")
     if c.seat is not None:
-        _check_seat(c.seat)
+        _check_seat(state, c.seat)
         if state.seats[c.seat].bot is not None:
             raise InvalidCommand("seat", "a bot does not abandon")
     _check_secret(state, c.secret)
@@ -237,9 +244,9 @@ def _round_in(state: Match | None, status: Status, why: str) -> Round:
     return state.round
 
 
-def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise InvalidCommand("seat", f"a seat is 0 to {SEATS - 1}")
+def _check_seat(state: Match, seat: int) -> None:
+    if not 0 <= seat < state.table.seats:
+        raise InvalidCommand("seat", f"a seat is 0 to {state.table.seats - 1}")
 
 
 def _check_seed(state: Match, secret: Secret) -> None:

@@ -22,7 +22,7 @@ from domain.events import (
 )
 from domain.passing import PassDirection
 from domain.state import Match, Play, Round, Status, TakenTrick, Trick, evolved
-from domain.table import SEATS
+from domain.table import table_for
 
 
 class CorruptStream(ValueError):
@@ -37,9 +37,9 @@ def _created(state: Match | None, e: MatchCreated) -> Match:
     if state is not None:
         raise CorruptStream("a match is created only once")
     return Match(
-        id=e.match_id, rules=e.rules, seats=e.seats, client_seed=e.client_seed,
+        id=e.match_id, rules=e.rules, table=table_for(len(e.seats)), seats=e.seats, client_seed=e.client_seed,
         seed_commitment=e.seed_commitment, given_decks=e.given_decks, created_at=e.created_at,
-        status=Status.DEALING, version=1, round=None, totals=(0,) * SEATS, history=(),
+        status=Status.DEALING, version=1, round=None, totals=(0,) * len(e.seats), history=(),
     )
 
 
@@ -50,11 +50,12 @@ def _holder_of_two_of_clubs(hands: tuple[frozenset, ...]) -> int:
 def _dealt(m: Match, e: RoundDealt) -> Match:
     hands = tuple(frozenset(h) for h in e.hands)
     holding = e.pass_direction is PassDirection.HOLD
+    seats = m.table.seats
     rnd = Round(
         number=e.round, dealer=e.dealer, pass_direction=e.pass_direction, dealt=e.hands,
-        hands=hands, passes=(None,) * SEATS, received=(None,) * SEATS,
+        hands=hands, passes=(None,) * seats, received=(None,) * seats,
         trick=Trick(leader=_holder_of_two_of_clubs(hands)), taken=(), hearts_broken=False,
-        points=(0,) * SEATS, turn=_holder_of_two_of_clubs(hands) if holding else None,
+        points=(0,) * seats, turn=_holder_of_two_of_clubs(hands) if holding else None,
     )
     status = Status.PLAYING if holding else Status.PASSING
     return evolved(m, round=rnd, status=status, moon_shooter=None, version=m.version + 1)
@@ -92,7 +93,8 @@ def _played(m: Match, e: CardPlayed) -> Match:
     fields["trick"] = Trick(rnd.trick.leader, (*plays, Play(seat, card)))
     fields["hearts_broken"] = rnd.hearts_broken or card.suit is Suit.HEARTS or (
         card is QUEEN_OF_SPADES and m.rules.queen_breaks_hearts)
-    fields["turn"] = (seat + 1) % SEATS if len(plays) < SEATS - 1 else None
+    seats = m.table.seats
+    fields["turn"] = (seat + 1) % seats if len(plays) < seats - 1 else None
     new_match = object.__new__(Match)
     fields = new_match.__dict__
     fields.update(m.__dict__)
@@ -148,7 +150,8 @@ def evolve(state: Match | None, event: Event) -> Match:
         raise CorruptStream(f"a stream must start with MatchCreated, not {type(event).__name__}")
     try:
         return _APPLY[type(event)](state, event)
-    except (AttributeError, AssertionError, IndexError, StopIteration, TypeError) as exc:
+    except (AttributeError, AssertionError, IndexError, KeyError, StopIteration,
+            TypeError) as exc:
         raise CorruptStream(f"{type(event).__name__} cannot follow this state: {exc}") from exc
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from domain.table import SEATS
+from domain.table import FOUR_SEATS
 
 
 class MoonRule(StrEnum):
@@ -43,13 +43,15 @@ class Rules:
     tie_break: TieBreak = TieBreak.PLAY_ON
     first_dealer: int = 0
 
-    def dealer_of(self, round_number: int) -> int:
+    def dealer_of(self, round_number: int, seats: int) -> int:
         """The deal moves one seat clockwise each round, starting from `first_dealer`."""
-        return (self.first_dealer + round_number - 1) % SEATS
+        return (self.first_dealer + round_number - 1) % seats
 
     @classmethod
-    def from_mapping(cls, options: Mapping[str, Any] | None) -> Rules:
-        """Rules from a JSON object; an unknown option or a bad value raises InvalidRules."""
+    def from_mapping(cls, options: Mapping[str, Any] | None,
+                     seats: int = FOUR_SEATS.seats) -> Rules:
+        """Rules from a JSON object for a match of `seats` seats; an unknown option or a bad
+        value raises InvalidRules."""
         if options is None:
             return cls()
         if not isinstance(options, Mapping):
@@ -58,7 +60,7 @@ class Rules:
         for name in options:
             if name not in known:
                 raise InvalidRules(str(name), f"unknown option; known: {', '.join(sorted(known))}")
-        return cls(**{name: _parse(name, value) for name, value in options.items()})
+        return cls(**{name: _parse(name, value, seats) for name, value in options.items()})
 
     def to_json(self) -> dict[str, Any]:
         return {"end_score": self.end_score, "queen_breaks_hearts": self.queen_breaks_hearts,
@@ -70,7 +72,7 @@ class Rules:
 _MAX_END_SCORE = 10_000
 
 
-def _parse(name: str, value: Any) -> Any:
+def _parse(name: str, value: Any, seats: int) -> Any:
     if name in ("queen_breaks_hearts", "points_on_first_trick", "shoot_the_sun",
                 "jack_of_diamonds"):
         if not isinstance(value, bool):
@@ -81,8 +83,8 @@ def _parse(name: str, value: Any) -> Any:
             raise InvalidRules(name, f"must be a whole number from 1 to {_MAX_END_SCORE}")
         return value
     if name == "first_dealer":
-        if not _is_int(value) or not 0 <= value < SEATS:
-            raise InvalidRules(name, f"must be a seat from 0 to {SEATS - 1}")
+        if not _is_int(value) or not 0 <= value < seats:
+            raise InvalidRules(name, f"must be a seat from 0 to {seats - 1}")
         return value
     enum = MoonRule if name == "moon" else TieBreak
     try:

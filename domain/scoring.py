@@ -9,7 +9,7 @@ from domain.cards import JACK_OF_DIAMONDS
 from domain.events import Scores
 from domain.rules import MoonRule, Rules, TieBreak
 from domain.state import TakenTrick
-from domain.table import MOON_POINTS, SEATS, TRICKS_PER_ROUND
+from domain.table import MOON_POINTS, Table, table_for
 
 JACK_BONUS = -10
 
@@ -31,10 +31,10 @@ def moon_shooter(points: Scores) -> int | None:
     return None
 
 
-def sun_shooter(tricks: Sequence[TakenTrick]) -> int | None:
+def sun_shooter(table: Table, tricks: Sequence[TakenTrick]) -> int | None:
     """The seat that took every trick of the round, if one did."""
     winners = {t.winner for t in tricks}
-    if len(tricks) == TRICKS_PER_ROUND and len(winners) == 1:
+    if len(tricks) == table.tricks and len(winners) == 1:
         return winners.pop()
     return None
 
@@ -48,12 +48,12 @@ def jack_taker(tricks: Sequence[TakenTrick]) -> int | None:
 
 def score_round(rules: Rules, points: Scores, tricks: Sequence[TakenTrick],
                 moon_choice: MoonRule | None = None) -> RoundResult:
-    """The scores of a round from the points and tricks taken.
+    """The scores of a round from the points and tricks taken, one entry a seat.
 
-    The sun (all 13 tricks) replaces the moon; the moon is scored as `moon_choice` when the
+    The sun (every trick of the round) replaces the moon; the moon is scored as `moon_choice` when the
     shooter chose, else as the rules say; the jack of diamonds comes last.
     """
-    sun = sun_shooter(tricks) if rules.shoot_the_sun else None
+    sun = sun_shooter(table_for(len(points)), tricks) if rules.shoot_the_sun else None
     jack = jack_taker(tricks) if rules.jack_of_diamonds else None
     moon = moon_shooter(points) if sun is None else None
     return RoundResult(points, round_scores(rules, points, sun, jack, moon_choice), moon, sun,
@@ -63,13 +63,14 @@ def score_round(rules: Rules, points: Scores, tricks: Sequence[TakenTrick],
 def round_scores(rules: Rules, points: Scores, sun: int | None, jack: int | None,
                  moon_choice: MoonRule | None = None) -> Scores:
     """The scores from the points taken and who took every trick and the jack; the options
-    that are off are ignored here, so callers may pass what they know."""
+    that are off are ignored here, so callers may pass what they know. There are as many
+    seats as `points` has entries."""
     sun = sun if rules.shoot_the_sun else None
     moon = moon_shooter(points) if sun is None else None
     if sun is not None:
-        scores = [-MOON_POINTS if s == sun else MOON_POINTS for s in range(SEATS)]
+        scores = [-MOON_POINTS if s == sun else MOON_POINTS for s in range(len(points))]
     elif moon is not None:
-        scores = _moon_scores(moon, moon_choice or rules.moon)
+        scores = _moon_scores(moon, moon_choice or rules.moon, len(points))
     else:
         scores = list(points)
     if jack is not None and rules.jack_of_diamonds:
@@ -77,17 +78,17 @@ def round_scores(rules: Rules, points: Scores, sun: int | None, jack: int | None
     return tuple(scores)
 
 
-def _moon_scores(shooter: int, rule: MoonRule) -> list[int]:
+def _moon_scores(shooter: int, rule: MoonRule, seats: int) -> list[int]:
     if rule is MoonRule.SUBTRACT_FROM_SELF:
-        return [-MOON_POINTS if s == shooter else 0 for s in range(SEATS)]
-    return [0 if s == shooter else MOON_POINTS for s in range(SEATS)]
+        return [-MOON_POINTS if s == shooter else 0 for s in range(seats)]
+    return [0 if s == shooter else MOON_POINTS for s in range(seats)]
 
 
 def needs_moon_choice(rules: Rules, points: Scores, tricks: Sequence[TakenTrick]) -> int | None:
     """The shooter who must choose how the moon scores, under `moon: shooter_choice`."""
     if rules.moon is not MoonRule.SHOOTER_CHOICE:
         return None
-    if rules.shoot_the_sun and sun_shooter(tricks) is not None:
+    if rules.shoot_the_sun and sun_shooter(table_for(len(points)), tricks) is not None:
         return None
     return moon_shooter(points)
 
@@ -97,7 +98,7 @@ def match_winner(rules: Rules, totals: Scores, last_round: Scores) -> int | None
     if max(totals) < rules.end_score:
         return None
     low = min(totals)
-    lowest = [s for s in range(SEATS) if totals[s] == low]
+    lowest = [s for s, total in enumerate(totals) if total == low]
     if len(lowest) == 1:
         return lowest[0]
     if rules.tie_break is TieBreak.LAST_ROUND:

@@ -10,6 +10,7 @@ from domain.cards import Card, Suit
 from domain.events import Hand, Scores, SeatSpec
 from domain.passing import PassDirection
 from domain.rules import Rules
+from domain.table import Table
 
 _T = TypeVar("_T")
 
@@ -88,6 +89,7 @@ class Round:
 class Match:
     id: str
     rules: Rules
+    table: Table  # how many seats, and the cards in play
     seats: tuple[SeatSpec, ...]
     client_seed: str
     seed_commitment: str

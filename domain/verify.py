@@ -34,6 +34,7 @@ from domain.events import (
 )
 from domain.evolve import CorruptStream, fold
 from domain.shuffle import deal, seed_commitment
+from domain.table import table_for
 from domain.state import Match
 
 
@@ -100,10 +101,11 @@ def deals_check(events: Sequence[Event]) -> bool | None:
     if seed_commitment(seed) != created.seed_commitment:
         return False
     secret = Secret(seed, ended.decks)
+    table = table_for(len(created.seats))
     for event in events:
         if isinstance(event, RoundDealt):
-            deck = round_deck(secret, created.client_seed, event.round)
-            hands = deal(deck, event.dealer)
+            deck = round_deck(secret, created.client_seed, event.round, table)
+            hands = deal(deck, event.dealer, table)
             if hands != event.hands:
                 return False
     return len(ended.decks) == created.given_decks

@@ -28,7 +28,7 @@ from domain.passing import PassDirection, receiver
 from domain.rules import Rules
 from domain.sealing import with_hidden
 from domain.state import Match, Round, Status, TakenTrick, Trick
-from domain.table import SEATS
+from domain.table import Table, table_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,11 @@ class MatchView:
     created_at: str
     you: SeatView | None
 
+    @property
+    def table(self) -> Table:
+        """The count of seats and the cards in play, which every view shows alike."""
+        return table_for(len(self.seats))
+
 
 def seats_to_act(m: Match) -> tuple[int, ...]:
     """The seats the match waits for: passers, the seat on turn, or the moon's shooter."""
@@ -77,7 +82,7 @@ def seats_to_act(m: Match) -> tuple[int, ...]:
     if rnd is None or m.is_over:
         return ()
     if m.status is Status.PASSING:
-        return tuple(s for s in range(SEATS) if rnd.passes[s] is None)
+        return tuple(s for s in range(m.table.seats) if rnd.passes[s] is None)
     if m.status is Status.MOON_CHOICE:
         return (m.moon_shooter,) if m.moon_shooter is not None else ()
     return (rnd.turn,) if rnd.turn is not None else ()
@@ -94,7 +99,8 @@ def view_for(m: Match, viewer: int | None) -> MatchView:
         # Before the exchange the next leader would tell who holds 2C.
         trick=None if hidden_trick else rnd.trick,
         tricks=rnd.taken, round_points=rnd.points, totals=m.totals, history=m.history,
-        seats=m.seats, seats_passed=tuple(s for s in range(SEATS) if rnd.passes[s] is not None),
+        seats=m.seats,
+        seats_passed=tuple(s for s in range(m.table.seats) if rnd.passes[s] is not None),
         rules=m.rules, winner=m.winner, moon_shooter=m.moon_shooter,
         seed_commitment=m.seed_commitment, given_decks=m.given_decks,
         server_seed=m.server_seed if m.is_over else None,
@@ -104,9 +110,10 @@ def view_for(m: Match, viewer: int | None) -> MatchView:
 
 def _not_dealt(m: Match) -> Round:
     """The empty round a replay shows between the creation and the first deal."""
-    return Round(0, m.rules.first_dealer, PassDirection.HOLD, ((),) * SEATS,
-                 (frozenset(),) * SEATS, (None,) * SEATS, (None,) * SEATS,
-                 Trick(m.rules.first_dealer), (), False, (0,) * SEATS, None)
+    n = m.table.seats
+    return Round(0, m.rules.first_dealer, PassDirection.HOLD, ((),) * n, (frozenset(),) * n,
+                 (None,) * n, (None,) * n, Trick(m.rules.first_dealer), (), False, (0,) * n,
+                 None)
 
 
 def _seat_view(m: Match, seat: int) -> SeatView:
@@ -140,6 +147,8 @@ def view_json(v: MatchView) -> dict[str, Any]:
         "scores": {"round": list(v.round_points), "total": list(v.totals),
                    "history": [list(h) for h in v.history]},
         "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(v.seats)],
+        "deck": {"cards": len(v.table.cards), "hand_size": v.table.hand_size,
+                 "removed": spell(v.table.removed)},
         "seats_passed": list(v.seats_passed), "rules": v.rules.to_json(), "winner": v.winner,
         "moon_shooter": v.moon_shooter, "seed_commitment": v.seed_commitment,
         "given_decks": v.given_decks, "server_seed": v.server_seed,
@@ -194,4 +203,4 @@ def _received_it(now: Match, round_number: int, passer: int, viewer: int | None)
     if viewer is None or rnd is None or rnd.number != round_number:
         return False
     exchanged = rnd.received[viewer] is not None
-    return exchanged and receiver(passer, rnd.pass_direction) == viewer
+    return exchanged and receiver(passer, rnd.pass_direction, now.table) == viewer

@@ -1,5 +1,12 @@
-"""Duplicate play: the same deal played twice with the policies' seats swapped, so that the
-cards' luck cancels and what remains is the difference in play."""
+"""Duplicate play: the same deal played again with the policies' seats rotated, so that every
+seat's cards are played by each policy and the cards' luck cancels; what remains is the
+difference in play.
+
+With an even count of seats the two policies sit alternately and one rotation swaps them: each
+holds every seat's cards once. With an odd count alternation cannot be even, so the first
+policy sits at one seat and the second at the rest, and the deal is played once with the
+first policy at each seat. Either way each policy holds every seat's cards equally often, so
+its points per hand held compare with the other's."""
 
 from __future__ import annotations
 
@@ -17,26 +24,41 @@ from domain.passing import pass_direction
 from domain.rules import Rules
 from domain.shuffle import deal, seed_commitment
 from domain.state import Match
-from domain.table import SEATS
+from domain.table import FOUR_SEATS, Table
 from domain.views import seats_to_act, view_for
 
-# Seat assignments of the two policies (0 and 1): each holds each seat's cards once.
-ROTATIONS = ((0, 1, 0, 1), (1, 0, 1, 0))
+
+def rotations(seats: int) -> tuple[tuple[int, ...], ...]:
+    """The seat assignments of the two policies (0 and 1): a pattern turned `seats` ways
+    round the table, each distinct turn once."""
+    pattern = [s % 2 for s in range(seats)] if seats % 2 == 0 else [0] + [1] * (seats - 1)
+    turns: list[tuple[int, ...]] = []
+    for shift in range(seats):
+        turn = tuple(pattern[(s - shift) % seats] for s in range(seats))
+        if turn not in turns:
+            turns.append(turn)
+    return tuple(turns)
 
 
 @dataclass(frozen=True, slots=True)
 class DuplicateResult:
-    """Points each policy took on one deal, summed over its seats in both rotations."""
+    """Points each policy took on one deal, summed over its seats in every rotation, and how
+    many hands it held to take them."""
 
     points: tuple[int, int]
+    hands: tuple[int, int]
+
+    def per_hand(self, policy: int) -> float:
+        return self.points[policy] / self.hands[policy]
 
 
-def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules) -> Match:
-    dealer = rules.dealer_of(number)
-    hands = deal(deck, dealer)
-    created = MatchCreated("arena", rules, tuple(SeatSpec(f"s{i}") for i in range(SEATS)), "",
-                           seed_commitment(secret.server_seed), 0, "")
-    state = fold([created, RoundDealt(number, dealer, pass_direction(number), hands)])
+def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules,
+                table: Table = FOUR_SEATS) -> Match:
+    dealer = rules.dealer_of(number, table.seats)
+    hands = deal(deck, dealer, table)
+    seats = tuple(SeatSpec(f"s{i}") for i in range(table.seats))
+    created = MatchCreated("arena", rules, seats, "", seed_commitment(secret.server_seed), 0, "")
+    state = fold([created, RoundDealt(number, dealer, pass_direction(number, table), hands)])
     assert state is not None
     return state
 
@@ -57,14 +79,17 @@ def play_hand(state: Match, seats: Sequence[Policy], rng: Random, secret: Secret
 
 
 def duplicate_deal(policies: tuple[Policy, Policy], deck: Sequence[Card], number: int,
-                   rng: Random, rules: Rules | None = None) -> DuplicateResult:
-    """One deal, played once per rotation; round `number` sets the pass direction."""
+                   rng: Random, rules: Rules | None = None, table: Table = FOUR_SEATS,
+                   ) -> DuplicateResult:
+    """One deal of `table`'s cards, played once per rotation; round `number` sets the pass
+    direction."""
     secret = Secret(rng.randbytes(32))
     rules = rules or Rules(end_score=10_000)
-    points = [0, 0]
-    for rotation in ROTATIONS:
-        state = dealt_state(deck, number, secret, rules)
+    points, hands = [0, 0], [0, 0]
+    for rotation in rotations(table.seats):
+        state = dealt_state(deck, number, secret, rules, table)
         scored = play_hand(state, [policies[p] for p in rotation], rng, secret)
         for seat, policy in enumerate(rotation):
             points[policy] += scored.scores[seat]
-    return DuplicateResult((points[0], points[1]))
+            hands[policy] += 1
+    return DuplicateResult((points[0], points[1]), (hands[0], hands[1]))

@@ -21,7 +21,6 @@ from domain.bots.sampling import Sampler
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
 from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
-from domain.table import SEATS
 from domain.views import MatchView
 
 DEFAULT_ITERATIONS = 800  # rollouts per decision, shared among the legal cards
@@ -100,7 +99,7 @@ def table_of(view: MatchView, k: Knowledge) -> Table:
     """The round as its seat sees it, in the simulation's terms; the hands are left empty
     (they are what gets sampled)."""
     assert view.trick is not None
-    won = [0] * SEATS
+    won = [0] * view.table.seats
     for trick in view.tricks:
         won[trick.winner] += 1
     jack = jack_taker(view.tricks)
@@ -113,17 +112,17 @@ def table_of(view: MatchView, k: Knowledge) -> Table:
 def outcome(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> float:
     """How `card` does on one sampled deal: `me`'s score against the others' mean."""
     scores = rollout(rules, _after(rules, start, hands, me, card))
-    return scores[me] - (sum(scores) - scores[me]) / (SEATS - 1)
+    return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
 
 
 def _after(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> Table:
     """`start` with sampled `hands` and `me` having just played `card`."""
     own = [list(s) for s in hands[me]]
     own[card.suit].remove(card.index)
-    dealt = [own if s == me else [list(x) for x in hands[s]] for s in range(SEATS)]
+    dealt = [own if s == me else [list(x) for x in hands[s]] for s in range(len(hands))]
     broken = start.broken or card.suit is Suit.HEARTS \
         or (card is QUEEN_OF_SPADES and rules.queen_breaks_hearts)
-    voids = list(start.voids or [0] * SEATS)
+    voids = list(start.voids or [0] * len(hands))
     if start.plays and card.suit != start.plays[0][1] // 13:
         voids[me] |= 1 << (start.plays[0][1] // 13)
     return Table(dealt, start.leader, [*start.plays, (me, card.index)], list(start.points),

@@ -8,7 +8,7 @@ from domain.bots.knowledge import Knowledge, knowledge, moon_threat
 from domain.cards import QUEEN_OF_SPADES, Card, Suit, penalty
 from domain.legal import winning_play
 from domain.rules import MoonRule
-from domain.table import MOON_POINTS, SEATS
+from domain.table import MOON_POINTS
 from domain.views import MatchView
 
 ACE, KING, QUEEN = 14, 13, 12
@@ -49,7 +49,7 @@ class HeuristicPolicy:
             return _lead(k, legal)
         led = plays[0][1].suit
         if legal[0].suit is led:
-            return _follow(k, legal, plays)
+            return _follow(k, legal, plays, len(view.seats))
         return _discard(k, legal, plays)
 
     def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
@@ -116,10 +116,11 @@ def _lead_risk(k: Knowledge, card: Card) -> tuple[int, int]:
     return risk, card.rank
 
 
-def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> Card:
+def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]], seats: int,
+            ) -> Card:
     winner_seat, top = winning_play(plays)
     trick_points = sum(penalty(c) for _, c in plays)
-    last = len(plays) == SEATS - 1
+    last = len(plays) == seats - 1
     under = [c for c in legal if c.rank < top.rank]
     over = [c for c in legal if c.rank > top.rank]
     threat = moon_threat(k)

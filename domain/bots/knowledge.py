@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from domain.cards import QUEEN_OF_SPADES, Card, Suit
-from domain.table import SEATS, deck
 from domain.views import MatchView
 
 
@@ -20,7 +19,7 @@ class Knowledge:
     points: tuple[int, ...]
     # Cards a seat's own plays say it most likely lacks: it passed up the obvious moment to
     # be rid of them. Softer than a void: sampling gives it up before it gives up a void.
-    lacks: tuple[frozenset[Card], ...] = ((frozenset(),) * SEATS)
+    lacks: tuple[frozenset[Card], ...]
 
     @property
     def queen_out(self) -> bool:
@@ -45,8 +44,8 @@ def knowledge(view: MatchView) -> Knowledge:
     assert view.you is not None
     hand = frozenset(view.you.hand)
     played: set[Card] = set()
-    voids: list[set[Suit]] = [set() for _ in range(SEATS)]
-    lacks: list[set[Card]] = [set() for _ in range(SEATS)]
+    voids: list[set[Suit]] = [set() for _ in range(view.table.seats)]
+    lacks: list[set[Card]] = [set() for _ in range(view.table.seats)]
     tricks = [t.plays for t in view.tricks]
     if view.trick is not None and view.trick.plays:
         tricks.append(view.trick.plays)
@@ -64,7 +63,7 @@ def knowledge(view: MatchView) -> Knowledge:
                 voids[play.seat].add(led)
             elif card.rank > top.rank:
                 top = card
-    unseen = frozenset(deck()) - hand - played
+    unseen = frozenset(view.table.cards) - hand - played
     return Knowledge(view.you.seat, hand, frozenset(played), unseen,
                      tuple(frozenset(v) for v in voids), view.round_points,
                      tuple(frozenset(x) for x in lacks))

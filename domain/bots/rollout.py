@@ -26,7 +26,6 @@ from domain.bots.heuristic import (
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TWO_OF_CLUBS, Card, Suit
 from domain.rules import Rules
 from domain.scoring import round_scores
-from domain.table import SEATS, TRICKS_PER_ROUND
 
 CLUBS, DIAMONDS, SPADES, HEARTS = Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS
 QUEEN = QUEEN_OF_SPADES.index
@@ -40,7 +39,8 @@ Hand = list[list[int]]  # four ascending lists of card indexes, by suit
 
 @dataclass(slots=True)
 class Table:
-    """Where a round stands, in the simulation's terms; `rollout` plays it out in place."""
+    """Where a round stands, in the simulation's terms; `rollout` plays it out in place.
+    There are as many seats as hands."""
 
     hands: list[Hand]
     leader: int
@@ -69,14 +69,16 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     """
     hands, plays, points, won = table.hands, table.plays, table.points, table.won
     leader, broken, queen_played, jack = table.leader, table.broken, table.queen_played, table.jack
+    seats = len(hands)
     tricks = sum(won)
+    last_trick = tricks + (sum(len(s) for h in hands for s in h) + len(plays)) // seats
     first_trick = tricks == 0
     winner, top = _winning(plays)
-    voids = list(table.voids or [0] * SEATS)
+    voids = list(table.voids or [0] * seats)
     seek_jack = rules.jack_of_diamonds and jack is None
     total = sum(points)
     while True:
-        if len(plays) == SEATS:
+        if len(plays) == seats:
             taken = _points_in(plays)
             points[winner] += taken
             total += taken
@@ -84,10 +86,10 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
             tricks += 1
             if seek_jack and any(c == JACK for _, c in plays):
                 jack, seek_jack = winner, False
-            if tricks == TRICKS_PER_ROUND:
+            if tricks == last_trick:
                 break
             leader, plays, first_trick = winner, [], False
-        seat = (leader + len(plays)) % SEATS
+        seat = (leader + len(plays)) % seats
         hand = hands[seat]
         card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
                        queen_played, voids, points, total)
@@ -105,7 +107,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
         if card >= FIRST_HEART or (card == QUEEN and rules.queen_breaks_hearts):
             broken = True
         queen_played = queen_played or card == QUEEN
-    sun = next((s for s in range(SEATS) if won[s] == TRICKS_PER_ROUND), None)
+    sun = next((s for s in range(seats) if won[s] == last_trick), None)
     return round_scores(rules, tuple(points), sun, jack)
 
 
@@ -151,7 +153,7 @@ def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, i
     if cards:
         if shooting and cards[-1] > top:
             return cards[-1]
-        return _follow(cards, top, len(plays) == SEATS - 1,
+        return _follow(cards, top, len(plays) == len(hands) - 1,
                        defend and winner == threat and _points_in(plays) > 0)
     if shooting and not (first_trick and not rules.points_on_first_trick):
         return min((s[0] for s in hand if s), key=lambda c: (c >= FIRST_HEART, c % 13))
@@ -165,7 +167,7 @@ def _losers(hands: list[Hand], seat: int) -> int:
         mine = hands[seat][suit]
         if not mine:
             continue
-        others = [c for o in range(SEATS) if o != seat for c in hands[o][suit]]
+        others = [c for o in range(len(hands)) if o != seat for c in hands[o][suit]]
         for position, card in enumerate(reversed(mine)):
             if sum(1 for c in others if c > card) > position:
                 count += 1
@@ -181,7 +183,7 @@ def _lead_to_win(hands: list[Hand], seat: int, broken: bool) -> int:
         if not hand[suit] or (suit == HEARTS and side and not broken):
             continue
         card = hand[suit][-1]
-        others_top = max((hands[o][suit][-1] for o in range(SEATS)
+        others_top = max((hands[o][suit][-1] for o in range(len(hands))
                           if o != seat and hands[o][suit]), default=-1)
         key = (card > others_top, card % 13)
         if key > best_key:
@@ -198,7 +200,7 @@ def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_p
     holds_queen = QUEEN in hand[SPADES]
     others: list[Hand] = []
     others_void = 0
-    for other in range(SEATS):
+    for other in range(len(hands)):
         if other != seat:
             others.append(hands[other])
             others_void |= voids[other]

@@ -9,7 +9,6 @@ from domain.bots.knowledge import Knowledge
 from domain.bots.rollout import Hand
 from domain.cards import Card
 from domain.passing import receiver
-from domain.table import HAND_SIZE, SEATS
 from domain.views import MatchView
 
 ATTEMPTS = 20
@@ -17,14 +16,14 @@ ATTEMPTS = 20
 
 def hand_sizes(view: MatchView) -> list[int]:
     """How many cards each seat holds now."""
-    played = [0] * SEATS
+    played = [0] * view.table.seats
     for trick in view.tricks:
         for play in trick.plays:
             played[play.seat] += 1
     if view.trick is not None:
         for play in view.trick.plays:
             played[play.seat] += 1
-    return [HAND_SIZE - n for n in played]
+    return [view.table.hand_size - n for n in played]
 
 
 class Sampler:
@@ -34,21 +33,22 @@ class Sampler:
     def __init__(self, view: MatchView, k: Knowledge) -> None:
         assert view.you is not None
         me = view.you.seat
-        fixed: list[list[int]] = [[] for _ in range(SEATS)]
+        seats = range(view.table.seats)
+        fixed: list[list[int]] = [[] for _ in seats]
         fixed[me] = [c.index for c in k.hand]
         passed = set(view.you.passed or ()) & k.unseen
-        to = receiver(me, view.pass_direction)
+        to = receiver(me, view.pass_direction, view.table)
         if passed and to != me:
             fixed[to] += [c.index for c in passed]
         self.fixed = fixed
         self.free = [c.index for c in sorted(k.unseen - passed)]
         sizes = hand_sizes(view)
-        self.room = [sizes[s] - len(fixed[s]) if s != me else 0 for s in range(SEATS)]
-        seats = [s for s in range(SEATS) if self.room[s] > 0]
+        self.room = [sizes[s] - len(fixed[s]) if s != me else 0 for s in seats]
+        open_seats = [s for s in seats if self.room[s] > 0]
         # Per strictness, the seats each free card may go to: 2 keeps the voids and the
         # likely lacks, 1 the voids only, 0 neither.
         self.allowed = [
-            {c: [s for s in seats if not (strict and Card(c).suit in k.voids[s])
+            {c: [s for s in open_seats if not (strict and Card(c).suit in k.voids[s])
                  and not (strict > 1 and Card(c) in k.lacks[s])] for c in self.free}
             for strict in (0, 1, 2)]
 

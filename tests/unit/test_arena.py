@@ -6,7 +6,7 @@ from cli.arena import chart, run_arena
 from cli.arena import main as arena_main
 from domain.bots.base import policy_named
 from domain.bots.duplicate import duplicate_deal
-from domain.table import deck
+from domain.table import FOUR_SEATS
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -16,7 +16,7 @@ def test_a_duplicate_deal_hands_each_bot_every_seats_cards_once(seed):
     a side to keep the same seats in both rotations, it would score what those seats took
     twice, and the sides would differ."""
     rng = Random(seed)
-    cards = list(deck())
+    cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
     result = duplicate_deal((policy_named("heuristic"), policy_named("heuristic")), cards, 4,
                             rng)

@@ -85,7 +85,7 @@ def test_sampled_deals_fit_everything_the_seat_knows(seed):
         assert dealt[seat] == set(view.you.hand)
         assert [len(h) for h in dealt] == hand_sizes(view)
         assert set().union(*dealt) == set(view.you.hand) | set(k.unseen)
-        receiver = (seat + view.pass_direction.offset) % 4
+        receiver = (seat + view.pass_direction.offset(view.table)) % 4
         assert set(view.you.passed) & k.unseen <= dealt[receiver]
         for other in range(4):
             if other != seat:

@@ -44,8 +44,8 @@ def test_a_server_seed_that_is_not_32_bytes_is_refused(seed):
     assert error.value.field == "server_seed"
 
 
-@pytest.mark.parametrize("seats", [PEOPLE[:3], PEOPLE + PEOPLE[:1], ()])
-def test_a_creation_without_four_seats_is_refused(seats):
+@pytest.mark.parametrize("seats", [PEOPLE[:2], PEOPLE + PEOPLE[:3], ()])
+def test_a_creation_with_fewer_than_three_or_more_than_six_seats_is_refused(seats):
     with pytest.raises(InvalidCommand) as error:
         decide(None, create_command(seats=seats))
     assert error.value.field == "seats"
