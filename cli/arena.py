@@ -14,8 +14,7 @@ from random import Random
 from tqdm import tqdm
 
 from domain.bots.base import policy_named
-from domain.bots.duplicate import duplicate_deal
-from domain.bots.duplicate import rotations
+from domain.bots.duplicate import duplicate_deal, rotations
 from domain.table import table_for
 
 

@@ -37,8 +37,9 @@ def _created(state: Match | None, e: MatchCreated) -> Match:
     if state is not None:
         raise CorruptStream("a match is created only once")
     return Match(
-        id=e.match_id, rules=e.rules, table=table_for(len(e.seats)), seats=e.seats, client_seed=e.client_seed,
-        seed_commitment=e.seed_commitment, given_decks=e.given_decks, created_at=e.created_at,
+        id=e.match_id, rules=e.rules, table=table_for(len(e.seats)), seats=e.seats,
+        client_seed=e.client_seed, seed_commitment=e.seed_commitment,
+        given_decks=e.given_decks, created_at=e.created_at,
         status=Status.DEALING, version=1, round=None, totals=(0,) * len(e.seats), history=(),
     )
 

@@ -50,8 +50,8 @@ def score_round(rules: Rules, points: Scores, tricks: Sequence[TakenTrick],
                 moon_choice: MoonRule | None = None) -> RoundResult:
     """The scores of a round from the points and tricks taken, one entry a seat.
 
-    The sun (every trick of the round) replaces the moon; the moon is scored as `moon_choice` when the
-    shooter chose, else as the rules say; the jack of diamonds comes last.
+    The sun (every trick of the round) replaces the moon; the moon is scored as `moon_choice`
+    when the shooter chose, else as the rules say; the jack of diamonds comes last.
     """
     sun = sun_shooter(table_for(len(points)), tricks) if rules.shoot_the_sun else None
     jack = jack_taker(tricks) if rules.jack_of_diamonds else None

@@ -34,8 +34,8 @@ from domain.events import (
 )
 from domain.evolve import CorruptStream, fold
 from domain.shuffle import deal, seed_commitment
-from domain.table import table_for
 from domain.state import Match
+from domain.table import table_for
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ import pytest
 from cli.arena import chart, run_arena
 from cli.arena import main as arena_main
 from domain.bots.base import policy_named
-from domain.bots.duplicate import duplicate_deal
-from domain.table import FOUR_SEATS
+from domain.bots.duplicate import duplicate_deal, rotations
+from domain.table import FOUR_SEATS, table_for
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -43,3 +43,37 @@ def test_the_heuristic_bot_beats_the_random_bot_beyond_doubt(tmp_path):
     assert len(differences) == 150
     chart(heuristic, random, tmp_path / "arena.png")
     assert (tmp_path / "arena.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("seats", "turns"), [
+    (3, ((0, 1, 1), (1, 0, 1), (1, 1, 0))),
+    (4, ((0, 1, 0, 1), (1, 0, 1, 0))),
+    (5, ((0, 1, 1, 1, 1), (1, 0, 1, 1, 1), (1, 1, 0, 1, 1), (1, 1, 1, 0, 1), (1, 1, 1, 1, 0))),
+    (6, ((0, 1, 0, 1, 0, 1), (1, 0, 1, 0, 1, 0))),
+])
+def test_the_seats_are_rotated_so_each_policy_holds_every_seats_cards_alike(seats, turns):
+    assert rotations(seats) == turns
+    for seat in range(seats):  # every seat held by each policy equally often
+        held = [turn[seat] for turn in turns]
+        assert held.count(0) == len(turns) - held.count(1) == sum(t.count(0) for t in turns) \
+            // seats
+
+
+@pytest.mark.parametrize("seats", [3, 5, 6])
+def test_a_duplicate_deal_at_any_count_ties_a_bot_with_itself(seats):
+    """Each side holds every seat's cards alike, so one deterministic bot on both sides takes
+    as many points per hand on each."""
+    table = table_for(seats)
+    rng = Random(seats)
+    cards = list(table.cards)
+    rng.shuffle(cards)
+    result = duplicate_deal((policy_named("heuristic"), policy_named("heuristic")), cards, 1,
+                            rng, table=table)
+    assert result.per_hand(0) == pytest.approx(result.per_hand(1))
+    assert sum(result.hands) == seats * len(rotations(seats))
+
+
+def test_the_arena_plays_at_three_seats(capsys):
+    assert arena_main("heuristic", "random", 2, seed=2, chart_path=None, jobs=1, seats=3) == 0
+    out = capsys.readouterr().out
+    assert "2 duplicate deals at 3 seats (6 hands for heuristic, 12 for random)" in out
