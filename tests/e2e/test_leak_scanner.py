@@ -1,5 +1,6 @@
-"""Real matches played through HTTP; at many moments every endpoint is read as the spectator
-and as every seat, and no response holds a card that its reader may not see at that moment.
+"""Real matches played through HTTP at every count of seats; at many moments every endpoint is
+read as the spectator and as every seat, and no response holds a card that its reader may not
+see at that moment.
 
 The truth (every hand, every pass) is read from the store itself, beside the server.
 """
@@ -10,21 +11,26 @@ import json
 import random
 import re
 
+import pytest
+
 from domain.events import CardPlayed, MatchEnded, PassesExchanged, RoundDealt
 from domain.sealing import canonical_json, opens, public_form, value_at
+from domain.table import table_for
 from eventstore import GENESIS_HASH, chain_hash, open_store
 from service import decode
 from tests.e2e.conftest import create, step, view
 from tests.http import call
 
 CARD = re.compile(r'"([2-9TJQKA][CDSH])"')
-VIEWERS = (None, 0, 1, 2, 3)
 
 
 class Truth:
     """What each seat may know of each round, from the stored log."""
 
-    def __init__(self, store, match_id: str) -> None:
+    def __init__(self, store, match_id: str, seats: int) -> None:
+        self.viewers = (None, *range(seats))
+        # Out of the game at this count, as every view says: nobody holds them.
+        self.removed = {str(c) for c in table_for(seats).removed}
         self.known: dict[int, dict[int | None, set[str]]] = {}
         self.over: set[int] = set()
         number = 0
@@ -33,14 +39,14 @@ class Truth:
             if isinstance(event, RoundDealt):
                 number = event.round
                 self.over.add(number - 1)
-                self.known[number] = {v: set() for v in VIEWERS}
+                self.known[number] = {v: set() for v in self.viewers}
                 for seat, hand in enumerate(event.hands):
                     self.known[number][seat] |= {str(c) for c in hand}
             elif isinstance(event, PassesExchanged):
                 for seat, cards in enumerate(event.received):
                     self.known[number][seat] |= {str(c) for c in cards}
             elif isinstance(event, CardPlayed):
-                for viewer in VIEWERS:
+                for viewer in self.viewers:
                     self.known[number][viewer].add(str(event.card))
             elif isinstance(event, MatchEnded):
                 self.over.add(number)
@@ -50,7 +56,7 @@ class Truth:
         """The cards `viewer` may see of round `number`; None when all of it is public."""
         if number in self.over or number < self.current:
             return None
-        return self.known[number][viewer]
+        return self.known[number][viewer] | self.removed
 
 
 def cards_in(value) -> set[str]:
@@ -80,7 +86,7 @@ def check_chain_and_seals(items: list[dict]) -> None:
 def check(base: str, match: dict, truth: Truth) -> int:
     checked = 0
     match_id = match["id"]
-    for viewer in VIEWERS:
+    for viewer in truth.viewers:
         token = None if viewer is None else match["tokens"][str(viewer)]
         got = call(base, "GET", f"/v1/matches/{match_id}", token=token).body
         allowed = truth.allowed(got["round"], viewer)
@@ -113,21 +119,29 @@ def check(base: str, match: dict, truth: Truth) -> int:
     return checked
 
 
-def test_no_endpoint_shows_any_reader_a_card_it_may_not_see(server, store_path):
+ALL_RULES = ({"end_score": 26}, {"end_score": 26, "moon": "shooter_choice",
+                                 "queen_breaks_hearts": True})
+
+
+@pytest.mark.parametrize(("seats", "rule_sets"), [
+    (4, ALL_RULES), (3, ALL_RULES[1:]), (5, ALL_RULES[1:]), (6, ALL_RULES[1:])])
+def test_no_endpoint_shows_any_reader_a_card_it_may_not_see(server, store_path, seats,
+                                                             rule_sets):
     store = open_store(f"sqlite:///{store_path}")
     rng = random.Random(7)
+    people = [{"name": f"P{i}"} for i in range(seats)]
     checks = 0
-    for rules in ({"end_score": 26}, {"end_score": 26, "moon": "shooter_choice",
-                                      "queen_breaks_hearts": True}):
-        match = create(server.base, rules=rules)
+    for rules in rule_sets:
+        match = create(server.base, people, rules=rules)
         moves = 0
         while True:
             if moves % 6 == 0:
-                checks += check(server.base, match, Truth(store, match["id"]))
+                checks += check(server.base, match, Truth(store, match["id"], seats))
             if not step(server.base, match, rng):
                 break
             moves += 1
         assert view(server.base, match["id"])["status"] == "finished"
-        checks += check(server.base, match, Truth(store, match["id"]))
+        assert len(view(server.base, match["id"])["seats"]) == seats
+        checks += check(server.base, match, Truth(store, match["id"], seats))
     store.close()
-    assert checks > 100
+    assert checks > 40 * len(rule_sets)
