@@ -117,9 +117,9 @@ def test_a_whole_match_at_three_five_and_six_seats(server, seats, hand_size, rem
     assert view["winner"] in range(seats)
     history = view["scores"]["history"]
     assert len(view["scores"]["total"]) == seats and all(len(h) == seats for h in history)
-    cycle = ["left", "right", "across"] if seats == 6 else ["left", "right"]
-    assert directions == [d for r in range(len(history))
-                          for d in [(cycle + ["hold"])[r % (len(cycle) + 1)]] if d != "hold"]
+    cycle = ["left", "right", "across", "hold"] if seats == 6 else ["left", "right", "hold"]
+    expected = [cycle[r % len(cycle)] for r in range(len(history))]
+    assert directions == [d for d in expected if d != "hold"]
     log = call(server.base, "GET", f"/v1/matches/{match_id}/events?limit=1000").body["events"]
     plays = [e for e in log if e["type"] == "CardPlayed"]
     assert len(plays) == seats * hand_size * len(history)

@@ -65,7 +65,7 @@ def check_barred_cards(w: Watched, you: dict) -> None:
 def choose_pass(w: Watched, tap: bool) -> list[str]:
     cards = w.page.locator("#hand button")
     chosen = []
-    for i in (0, 4, 8):
+    for i in (0, 3, 6):  # a hand holds at least eight cards, at six seats
         card = cards.nth(i)
         card.tap() if tap else card.click()
         expect(card).to_have_attribute("aria-pressed", "true")
@@ -380,3 +380,39 @@ def test_the_shooter_chooses_how_the_moon_counts(server, open_page):
     after = view(server.base, match["id"])
     assert after["scores"]["history"] == [[-26, 0, 0, 0]]
     expect(page.locator("#scores tbody tr").first).to_contain_text("-26")
+
+
+@pytest.mark.parametrize("count", [3, 6])  # an odd table and the largest
+def test_a_match_at_three_or_six_seats_round_the_table(server, open_page, count):
+    w = open_page(server.base)
+    page = w.page
+    page.goto(server.base + "/")
+    page.get_by_label("Players").select_option(str(count))
+    expect(page.locator("#seat-rows .seat-row")).to_have_count(count)
+    expect(page.locator("#first-dealer option")).to_have_count(count)
+    page.get_by_label("Name at Seat 1").fill("Robin")
+    page.get_by_label("Match ends at").fill("1")
+    assert unnamed_controls(page) == []
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/m/[^#]+$"))
+    page.locator("#hand button").first.wait_for()
+    match_id = match_id_of(page)
+    seen = view(server.base, match_id, token_of(page, match_id))
+    assert len(seen["seats"]) == count and seen["you"]["seat"] == 0
+    expect(page.locator("#hand button")).to_have_count(seen["deck"]["hand_size"])
+    seats = page.locator("#seats .seat")
+    expect(seats).to_have_count(count)
+    boxes = [seats.nth(i).bounding_box() for i in range(count)]
+    for i, a in enumerate(boxes):  # every seat has a place of its own at the table
+        for b in boxes[i + 1:]:
+            assert a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] \
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"], (a, b)
+    me = page.locator("#seats .seat.me").bounding_box()
+    assert me["y"] == max(b["y"] for b in boxes), "you sit at the bottom"
+
+    final = play_match_by_pointer(w, server.base, False, f"seats-{count}-")
+
+    assert final["status"] == "finished" and len(final["scores"]["total"]) == count
+    end = page.locator("dialog#end")
+    expect(end.locator("#end-totals tbody tr")).to_have_count(count)
+    expect(end.locator(".checks li[data-ok='true']")).to_have_count(5)

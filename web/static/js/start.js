@@ -2,12 +2,13 @@
 import { call, newKey, seatLink, tablePath, tokens } from "./api.js";
 import { seatPlace } from "./words.js";
 
-const SEATS = 4;
+const COUNTS = [3, 4, 5, 6]; // players a table may seat
+let SEATS = 4;
 const KINDS = [
   ["heuristic", "Heuristic bot"], ["expert", "Expert bot"], ["random", "Random bot"],
   ["person", "Another person"],
 ];
-const SEAT_NAMES = ["Ada", "Basil", "Cleo", "Dora"]; // for the seats you do not name
+const SEAT_NAMES = ["Ada", "Basil", "Cleo", "Dora", "Emil", "Fern"]; // seats you do not name
 
 function seatRow(seat) {
   const row = document.createElement("div");
@@ -39,15 +40,44 @@ function seatRow(seat) {
   return row;
 }
 
+// The rows for the count chosen. What was typed or chosen at a seat that stays is kept.
 function drawSeats() {
+  const form = document.getElementById("new-match");
+  const kept = {};
+  for (const element of form.elements) {
+    if (/^(name|kind)-\d$/.test(element.name)) kept[element.name] = element.value;
+  }
+  const you = form.elements.you ? Number(form.elements.you.value) : 0;
   const rows = document.getElementById("seat-rows");
   const dealer = document.getElementById("first-dealer");
+  const dealerWas = Number(dealer.value || 0);
+  rows.replaceChildren();
+  dealer.replaceChildren();
   for (let seat = 0; seat < SEATS; seat += 1) {
-    rows.append(seatRow(seat));
+    const row = seatRow(seat);
+    for (const field of ["name", "kind"]) {
+      const value = kept[`${field}-${seat}`];
+      if (value !== undefined) row.querySelector(`[name=${field}-${seat}]`).value = value;
+    }
+    row.querySelector("input[type=radio]").checked = seat === (you < SEATS ? you : 0);
+    rows.append(row);
     dealer.add(new Option(seatPlace(SEATS, seat) + (seat === 0 ? " (default)" : ""), seat));
   }
+  dealer.value = String(dealerWas < SEATS ? dealerWas : 0);
   syncYou();
-  rows.addEventListener("change", syncYou);
+}
+
+function drawCounts() {
+  const select = document.getElementById("seat-count");
+  for (const count of COUNTS) {
+    select.add(new Option(`${count} players${count === 4 ? " (classic)" : ""}`, count));
+  }
+  select.value = String(SEATS);
+  select.addEventListener("change", () => {
+    SEATS = Number(select.value);
+    drawSeats();
+  });
+  document.getElementById("seat-rows").addEventListener("change", syncYou);
 }
 
 // The seat marked "me" is a person whose name is asked for; it is never a bot. A seat left
@@ -177,6 +207,7 @@ function open(event) {
   location.assign(tablePath(id));
 }
 
+drawCounts();
 drawSeats();
 document.getElementById("new-match").addEventListener("submit", create);
 document.getElementById("open-match").addEventListener("submit", open);
