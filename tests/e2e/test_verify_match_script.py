@@ -106,3 +106,13 @@ def test_a_log_altered_in_the_store_is_caught(server, store_path):
 def test_an_unreachable_server_is_a_clear_failure(server):
     code, out = verify("http://127.0.0.1:9", "nothing")
     assert code == 2 and "could not read the log" in out, out
+
+
+def test_a_match_at_five_seats_is_checked_deal_by_deal(server):
+    people = [{"name": f"P{i}"} for i in range(5)]
+    match = create(server.base, people, rules={"end_score": 26})
+    final = play_until(server.base, match, lambda v: v["status"] == "finished", seed=5)
+    code, out = verify(server.base, match["id"], match["tokens"]["4"])
+    assert code == 0, out
+    rounds = len(final["scores"]["history"])
+    assert f"deals: ok, {rounds} deals recomputed from the revealed seed" in out, out

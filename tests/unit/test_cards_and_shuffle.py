@@ -79,3 +79,20 @@ def test_the_stand_alone_verifier_shuffles_and_deals_as_the_service_does():
         assert theirs == [str(c) for c in ours]
         hands = [[str(c) for c in sorted(h)] for h in deal(ours, n % 4)]
         assert script.dealt_hands(theirs, n % 4) == hands
+
+
+def test_the_stand_alone_verifier_shuffles_and_deals_every_count_as_the_service_does():
+    script = _stand_alone_verifier()
+    from domain.shuffle import deal, shuffled_deck
+    from domain.table import table_for
+
+    for seats in (3, 4, 5, 6):
+        table = table_for(seats)
+        assert script.cards_in_play(seats) == [str(c) for c in table.cards]
+        for n in range(1, 12):
+            seed = bytes([n, seats]) * 16
+            ours = shuffled_deck(seed, f"c{n}", n, table)
+            theirs = script.shuffled_deck(seed, f"c{n}", n, seats)
+            assert theirs == [str(c) for c in ours]
+            hands = [[str(c) for c in h] for h in deal(ours, n % seats, table)]
+            assert script.dealt_hands(theirs, n % seats, seats) == hands
