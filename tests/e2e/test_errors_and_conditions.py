@@ -38,7 +38,8 @@ def test_an_oversized_body_is_a_413(server):
 
 @pytest.mark.parametrize(("body", "field"), [
     ({"seats": PEOPLE, "colour": "red"}, "colour"),
-    ({"seats": PEOPLE[:3]}, "seats"),
+    ({"seats": PEOPLE[:2]}, "seats"),
+    ({"seats": PEOPLE + PEOPLE[:3]}, "seats"),
     ({"seats": PEOPLE, "client_seed": 5}, "client_seed"),
     ({"seats": [{"name": "A", "bot": "genius"}, *PEOPLE[1:]]}, "seats"),
     ({"seats": PEOPLE, "decks": [["2C"] * 52]}, "decks"),

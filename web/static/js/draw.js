@@ -28,7 +28,7 @@ function place(element, where) {
 
 // Cards a seat has left, from what it has played this round (hand sizes are public).
 function cardsLeft(view, seat) {
-  const perHand = Math.floor(52 / view.seats.length);
+  const perHand = view.deck.hand_size;
   const played = [...view.tricks.flatMap((t) => t.plays), ...(view.trick?.plays || [])]
     .filter((p) => p.seat === seat).length;
   return view.round === 0 ? 0 : perHand - played;
