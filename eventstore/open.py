@@ -20,8 +20,9 @@ def open_store(url: str = DEFAULT_STORE) -> EventStore:
             if key != "commit" or commit not in ("group", "each"):
                 raise StoreError("sqlite:///PATH takes only ?commit=group or ?commit=each")
         return SqliteStore(path, commit)
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if url.startswith(("redis://", "rediss://", "unix://", "redis+cluster://")):
         from eventstore.redis_store import RedisStore
 
         return RedisStore.from_url(url)
-    raise StoreError(f"unknown store {url!r}: use sqlite:///PATH or redis://HOST:PORT/DB")
+    raise StoreError(f"unknown store {url!r}: use sqlite:///PATH, redis://HOST:PORT/DB"
+                     " or redis+cluster://HOST:PORT")

@@ -1,19 +1,26 @@
 """The store for several processes and machines: one Redis stream per match.
 
 Entry ids are `0-<version>`, so a version is an id and a read after a version is a range.
-The version check and the append happen in one Lua script. A match's own keys share one hash
-tag; the index of marked meta (`MARKS`) is one key for all matches, which Redis Cluster would
-need spread across slots.
+The version check and the append happen in one Lua script, which also keeps the index of
+marked meta in step, so every key it touches must live in one hash slot. On one Redis a
+match's own keys share a hash tag and the index is one key. On Redis Cluster
+(`redis+cluster://`) the matches are spread over `BUCKETS` hash tags, each with an index of its
+own: a match's keys and its bucket's index share a slot, and the buckets spread over the
+cluster's nodes. There an append is acknowledged only once `WAIT` has seen it reach a replica
+(`?wait=0` turns that off; docs/deploy.md says what each costs and risks).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import zlib
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import redis
+from redis.cluster import RedisCluster
 
 from eventstore.base import (
     GENESIS_HASH,
@@ -80,6 +87,8 @@ end
 return 1
 """
 MARKS = "cardems:marks"  # the index of marked meta: "key|stream" -> value
+BUCKETS = 128  # hash tags the matches are spread over on a cluster
+CLUSTER_SCHEME = "redis+cluster://"
 
 HEADS_KEPT = 10_000
 
@@ -105,23 +114,74 @@ def _glob(text: str) -> str:
     return "".join("\\" + c if c in "*?[]\\" else c for c in text)
 
 
-def _keys(stream: str) -> tuple[str, str]:
-    tag = "cardems:{" + stream + "}"
-    return tag + ":events", tag + ":meta"
+class OneNode:
+    """Keys on a single Redis: a match's own keys under its own hash tag, one index."""
+
+    events_pattern = "cardems:{*}:events"
+
+    def keys(self, stream: str) -> tuple[str, str, str]:
+        """The stream's events, its meta, and the index of marks its append keeps."""
+        tag = "cardems:{" + stream + "}"
+        return tag + ":events", tag + ":meta", MARKS
+
+    def indexes(self) -> list[str]:
+        return [MARKS]
+
+
+class Buckets:
+    """Keys on Redis Cluster: each match in one of BUCKETS hash tags, beside that bucket's
+    index of marks, so that one script can touch them all."""
+
+    events_pattern = "cardems:{b*}:m:*:events"
+
+    def keys(self, stream: str) -> tuple[str, str, str]:
+        tag = f"cardems:{{b{zlib.crc32(stream.encode()) % BUCKETS}}}"
+        return f"{tag}:m:{stream}:events", f"{tag}:m:{stream}:meta", f"{tag}:marks"
+
+    def indexes(self) -> list[str]:
+        return [f"cardems:{{b{bucket}}}:marks" for bucket in range(BUCKETS)]
 
 
 class RedisStore:
     name = "redis"
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, layout: OneNode | Buckets | None = None,
+                 wait_replicas: int = 0, wait_ms: int = 1000) -> None:
         self.client = client
+        self.layout = layout or OneNode()
+        self.wait_replicas = wait_replicas  # replicas an append must reach to be acknowledged
+        self.wait_ms = wait_ms
         self._append = client.register_script(APPEND)
         self._put_mark = client.register_script(PUT_MARK)
         self._heads: dict[str, tuple[int, str]] = {}  # stream -> (version, hash) last seen
 
     @classmethod
     def from_url(cls, url: str) -> RedisStore:
+        if url.startswith(CLUSTER_SCHEME):
+            return cls.on_cluster(url)
         return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30))
+
+    @classmethod
+    def on_cluster(cls, url: str) -> RedisStore:
+        """redis+cluster://HOST:PORT[?wait=N&wait_ms=MS], any node of the cluster."""
+        parts = urlsplit(url)
+        options = dict(parse_qsl(parts.query))
+        unknown = set(options) - {"wait", "wait_ms"}
+        if unknown or not all(v.isdigit() for v in options.values()):
+            raise StoreError("redis+cluster://HOST:PORT takes only ?wait=REPLICAS&wait_ms=MS")
+        plain = urlunsplit(("redis", parts.netloc, "", "", ""))
+        try:
+            client = RedisCluster.from_url(plain, decode_responses=True)
+        except redis.RedisError as exc:
+            raise StoreError(f"redis cluster at {parts.netloc}: {exc}") from exc
+        return cls(client, Buckets(), int(options.get("wait", 1)),
+                   int(options.get("wait_ms", 1000)))
+
+    def _events(self, stream: str) -> str:
+        return self.layout.keys(stream)[0]
+
+    def _meta(self, stream: str) -> str:
+        return self.layout.keys(stream)[1]
 
     @_store_errors
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
@@ -136,6 +196,8 @@ class RedisStore:
         if outcome != "ok":
             self._heads.pop(stream, None)
             raise ConcurrencyError(stream, expected_version, version)
+        if self.wait_replicas:
+            self._replicated(stream)
         if stored:
             self._remember_head(stream, stored[-1].version, stored[-1].hash)
         return stored
@@ -153,10 +215,21 @@ class RedisStore:
             args += [event.version, event.type, data, event.recorded_at, event.prev_hash,
                      event.hash]
         try:
-            outcome, version = self._append(keys=[*_keys(stream), MARKS], args=args)
+            outcome, version = self._append(keys=list(self.layout.keys(stream)), args=args)
         except redis.RedisError as exc:
             raise StoreError(f"redis append failed: {exc}") from exc
         return str(outcome), int(version), [e for e, _ in stored]
+
+    def _replicated(self, stream: str) -> None:
+        """Return once the append has reached `wait_replicas` replicas of its master; else
+        StoreError, so the caller is not told it is safe (it may still be kept)."""
+        assert isinstance(self.client, RedisCluster)
+        node = self.client.get_node_from_key(self._events(stream))
+        reached = int(self.client.execute_command("WAIT", self.wait_replicas, self.wait_ms,
+                                                  target_nodes=node))
+        if reached < self.wait_replicas:
+            raise StoreError(f"the append reached {reached} of {self.wait_replicas} replicas "
+                             f"in {self.wait_ms} ms")
 
     def _remember_head(self, stream: str, version: int, digest: str) -> None:
         if len(self._heads) > HEADS_KEPT:
@@ -166,14 +239,14 @@ class RedisStore:
     def _hash_at(self, stream: str, version: int) -> str:
         if version == 0:
             return GENESIS_HASH
-        entries = self.client.xrange(_keys(stream)[0], f"0-{version}", f"0-{version}")
+        entries = self.client.xrange(self._events(stream), f"0-{version}", f"0-{version}")
         if not entries:
             raise ConcurrencyError(stream, version, self.version(stream))
         return str(entries[0][1]["hash"])
 
     @_store_errors
     def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        entries = self.client.xrange(_keys(stream)[0], f"0-{after + 1}", "+", count=limit)
+        entries = self.client.xrange(self._events(stream), f"0-{after + 1}", "+", count=limit)
         events = [_event(stream, entry_id, fields) for entry_id, fields in entries]
         if events:
             self._remember_head(stream, events[-1].version, events[-1].hash)
@@ -181,41 +254,52 @@ class RedisStore:
 
     @_store_errors
     def version(self, stream: str) -> int:
-        return int(self.client.xlen(_keys(stream)[0]))
+        return int(self.client.xlen(self._events(stream)))
 
     @_store_errors
     def versions(self, streams: Sequence[str]) -> dict[str, int]:
         names = list(dict.fromkeys(streams))
         pipe = self.client.pipeline(transaction=False)
         for stream in names:
-            pipe.xlen(_keys(stream)[0])
+            pipe.xlen(self._events(stream))
         return {stream: int(n) for stream, n in zip(names, pipe.execute(), strict=True)}
 
     @_store_errors
     def get_meta(self, stream: str, key: str) -> str | None:
-        value = self.client.hget(_keys(stream)[1], key)
+        value = self.client.hget(self._meta(stream), key)
         return None if value is None else str(value)
 
     @_store_errors
     def marked(self, key: str) -> dict[str, str]:
+        if not key.startswith(MARK):
+            return {}
         prefix = key + "|"
-        return {field[len(prefix):]: str(value)
-                for field, value in self.client.hscan_iter(MARKS, match=_glob(prefix) + "*")
-                if key.startswith(MARK)}
+        indexes = self.layout.indexes()
+        if len(indexes) == 1:
+            found = self.client.hscan_iter(indexes[0], match=_glob(prefix) + "*")
+        else:  # one round trip per node for every bucket
+            pipe = self.client.pipeline(transaction=False)
+            for index in indexes:
+                pipe.hgetall(index)
+            found = (pair for index in pipe.execute() for pair in index.items())
+        return {field[len(prefix):]: str(value) for field, value in found
+                if field.startswith(prefix)}
 
     @_store_errors
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
         if key.startswith(MARK):
-            return bool(self._put_mark(keys=[_keys(stream)[1], MARKS],
+            _, meta, index = self.layout.keys(stream)
+            return bool(self._put_mark(keys=[meta, index],
                                        args=[key, value, f"{key}|{stream}", int(if_absent)]))
         if if_absent:
-            return bool(self.client.hsetnx(_keys(stream)[1], key, value))
-        self.client.hset(_keys(stream)[1], key, value)
+            return bool(self.client.hsetnx(self._meta(stream), key, value))
+        self.client.hset(self._meta(stream), key, value)
         return True
 
     @_store_errors
     def is_empty(self) -> bool:
-        for _ in self.client.scan_iter(match="cardems:{*}:events", count=1000, _type="stream"):
+        for _ in self.client.scan_iter(match=self.layout.events_pattern, count=1000,
+                                       _type="stream"):
             return False
         return True
 

@@ -1,0 +1,136 @@
+"""The Redis store on a real Redis Cluster of three masters and three replicas, started here:
+the whole store contract, one hash slot per script, the buckets spread over every master,
+and acknowledged appends that survive the kill -9 of their master."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from redis.crc import key_slot
+
+from eventstore import NewEvent, StoreError, open_store
+from eventstore.redis_store import BUCKETS, Buckets
+from tests.integration.store_contract import StoreContract, new
+from tests.redis_server import RedisCluster
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    cluster = RedisCluster(tmp_path_factory.mktemp("cluster"))
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def url(cluster):
+    cluster.wait_until_ok()
+    cluster.flush()
+    return cluster.url
+
+
+@pytest.fixture
+def store(url):
+    store = open_store(url)
+    yield store
+    store.close()
+
+
+class TestRedisClusterStore(StoreContract):
+    def test_every_key_a_script_touches_is_in_one_slot(self, store):
+        for stream in ("abc", "a{b}c", "x" * 40):
+            assert len({key_slot(k.encode()) for k in Buckets().keys(stream)}) == 1
+
+    def test_the_buckets_spread_over_every_master(self, store, cluster):
+        masters = {cluster.master_of(index).port for index in Buckets().indexes()}
+        assert len(masters) == 3
+        streams = [f"match{i}" for i in range(60)]
+        for stream in streams:
+            store.append(stream, new(1), 0, meta={"@people": "1"})
+        assert set(store.marked("@people")) == set(streams)
+        holders = {cluster.master_of(Buckets().keys(s)[0]).port for s in streams}
+        assert len(holders) == 3, "the matches are spread, not on one node"
+
+    def test_an_append_is_acknowledged_once_a_replica_has_it(self, store):
+        assert store.wait_replicas == 1
+        store.append("w", new(1), 0)
+        node = store.client.get_node_from_key(store.layout.keys("w")[0])
+        replicas = store.client.execute_command("WAIT", 1, 0, target_nodes=node)
+        assert int(replicas) >= 1
+
+
+def test_a_bad_cluster_url_is_a_store_error():
+    with pytest.raises(StoreError, match="wait=REPLICAS"):
+        open_store("redis+cluster://127.0.0.1:1?colour=red")
+
+
+def test_every_acknowledged_append_survives_the_kill_of_its_master(cluster, tmp_path):
+    """Writers append to streams on every master; the master of one of them is killed with
+    kill -9 mid-burst. Its replica takes over; the killed node comes back as its replica; the
+    writers carry on after retrying, and every append that was acknowledged is in the log, in
+    order, once and chained. (While a master has no replica, its appends are written but
+    not acknowledged: `WAIT` finds no replica to reach.)"""
+    cluster.wait_until_ok()
+    cluster.flush()
+    streams = [f"s{i}" for i in range(9)]
+    acknowledged: dict[str, int] = dict.fromkeys(streams, 0)
+    victim = cluster.master_of(Buckets().keys(streams[0])[0])
+    stop = threading.Event()
+    errors: list[str] = []
+
+    def write(stream: str) -> None:
+        store = open_store(cluster.url + "?wait_ms=200")
+        try:
+            while not stop.is_set():
+                version = acknowledged[stream]
+                try:
+                    store.append(stream, [NewEvent("Thing", {"n": version}, "t")], version)
+                    acknowledged[stream] = version + 1
+                except StoreError as exc:  # unreachable, failing over, or not replicated
+                    errors.append(type(exc).__name__)
+                    try:
+                        acknowledged[stream] = max(version, store.version(stream))
+                    except StoreError:
+                        time.sleep(0.05)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=write, args=(s,)) for s in streams]
+    for thread in threads:
+        thread.start()
+    _wait_for(lambda: min(acknowledged.values()) >= 20, 30)
+    before = dict(acknowledged)
+    victim.kill()
+    failed_at = time.monotonic()
+    _wait_for(lambda: errors, 30)
+    victim.start()  # back, and it rejoins as the new master's replica
+    _wait_for(lambda: acknowledged[streams[0]] > before[streams[0]] + 20, 60)
+    print(f"kill to 20 more acknowledged: {time.monotonic() - failed_at:.1f} s,"
+          f" {len(errors)} refusals meanwhile")
+    stop.set()
+    for thread in threads:
+        thread.join(30)
+    store = open_store(cluster.url)
+    try:
+        for stream in streams:
+            events = store.read(stream)
+            assert len(events) >= acknowledged[stream] >= before[stream]
+            assert [e.data["n"] for e in events] == list(range(len(events)))
+            assert all(b.prev_hash == a.hash for a, b in zip(events, events[1:], strict=False))
+    finally:
+        store.close()
+        cluster.wait_until_ok()
+
+
+def _wait_for(condition, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_there_are_enough_buckets_to_spread_over_many_nodes():
+    assert BUCKETS >= 64
+    slots = {key_slot(index.encode()) for index in Buckets().indexes()}
+    assert len(slots) == BUCKETS
