@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 import json
 import zlib
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import redis
 from redis.cluster import RedisCluster
@@ -151,8 +151,9 @@ class RedisStore:
         self.layout = layout or OneNode()
         self.wait_replicas = wait_replicas  # replicas an append must reach to be acknowledged
         self.wait_ms = wait_ms
-        self._append = client.register_script(APPEND)
-        self._put_mark = client.register_script(PUT_MARK)
+        scripting = cast(redis.Redis, client)  # a cluster registers scripts alike (per slot)
+        self._append = scripting.register_script(APPEND)
+        self._put_mark = scripting.register_script(PUT_MARK)
         self._heads: dict[str, tuple[int, str]] = {}  # stream -> (version, hash) last seen
 
     @classmethod
@@ -171,7 +172,7 @@ class RedisStore:
             raise StoreError("redis+cluster://HOST:PORT takes only ?wait=REPLICAS&wait_ms=MS")
         plain = urlunsplit(("redis", parts.netloc, "", "", ""))
         try:
-            client = RedisCluster.from_url(plain, decode_responses=True)
+            client: RedisCluster = RedisCluster.from_url(plain, decode_responses=True)
         except redis.RedisError as exc:
             raise StoreError(f"redis cluster at {parts.netloc}: {exc}") from exc
         return cls(client, Buckets(), int(options.get("wait", 1)),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import shutil
-import socket
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -158,9 +158,12 @@ class RedisCluster:
         return True
 
     def master_of(self, key: str) -> RedisServer:
-        client = redis.RedisCluster(host="127.0.0.1", port=self.nodes[0].port)
+        client: redis.RedisCluster = redis.RedisCluster(host="127.0.0.1",
+                                                         port=self.nodes[0].port)
         try:
-            port = client.get_node_from_key(key).port
+            node = client.get_node_from_key(key)
+            assert node is not None
+            port = node.port
         finally:
             client.close()
         return next(n for n in self.nodes if n.port == port)

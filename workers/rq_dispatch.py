@@ -5,11 +5,13 @@ also written to a sorted set of pending turns, scored by when it is due; the job
 when done. Each `cardems worker` sweeps that set and queues again any turn overdue, under a
 new job id; running a turn twice is harmless (the second finds the seat has moved).
 
-The pending set lives with the events, in the store's Redis, where every write is on disk
-before it is acknowledged. The queue may live on another Redis, one that does not wait for
-the disk: RQ writes some twenty times per job, and waiting for an fsync on each costs about
-a seventh of a bot's reply (docs/performance.md). A queue that loses jobs in a crash
-loses nothing that matters: the pending set, which survived with the events, has the
+The pending set lives with the events, in the store's Redis (one key of the cluster, when the
+store is a Redis Cluster), where every write is on disk before it is acknowledged. The queue
+cannot live on a cluster (RQ keeps keys that no hash tag groups): with a cluster store it is
+a Redis of its own, which `--queue` names. In any case the queue may live on a Redis that
+does not wait for the disk: RQ writes some twenty times per job, and waiting for an fsync
+on each costs about a seventh of a bot's reply (docs/performance.md). A queue that loses
+jobs in a crash loses nothing that matters: the pending set, which survived with the events, has the
 sweeper queue them again.
 
 A worker that has just made a bot's move and finds the next move is a bot's too makes that
@@ -26,6 +28,7 @@ import logging
 import time
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 from rq.exceptions import DuplicateJobError
 
@@ -45,6 +48,9 @@ OVERDUE = 5.0  # seconds after which a turn nobody finished is queued again
 RESULT_TTL = 0
 TRACE_TTL = 600
 
+PLAIN = ("redis://", "rediss://", "unix://")
+CLUSTER = "redis+cluster://"
+
 Turn = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then each requeue)
 
 
@@ -58,13 +64,21 @@ class RqDispatcher:
     name = "rq"
 
     def __init__(self, store_url: str, queue_url: str | None = None) -> None:
-        for url in (store_url, queue_url or store_url):
-            if not url.startswith(("redis://", "rediss://", "unix://")):
-                raise ValueError("bots on rq need Redis: --store redis://HOST:PORT/DB"
-                                 " (and --queue, if given, a Redis URL too)")
+        on_cluster = store_url.startswith(CLUSTER)
+        if on_cluster and queue_url is None:
+            raise ValueError("bots on rq with a Redis Cluster store need a queue Redis of"
+                             " their own: --queue redis://HOST:PORT/DB")
         self.store_url = store_url
         self.queue_url = queue_url or store_url
-        self.connection = redis.Redis.from_url(store_url)  # the pending set: durable
+        if not store_url.startswith((*PLAIN, CLUSTER)) or not self.queue_url.startswith(PLAIN):
+            raise ValueError("bots on rq need Redis: --store redis://HOST:PORT/DB or"
+                             " redis+cluster://HOST:PORT, and --queue a Redis URL")
+        self.connection: redis.Redis | RedisCluster  # the pending set: durable
+        if on_cluster:  # any node; the store's own options (?wait=...) are not the client's
+            node = store_url.removeprefix(CLUSTER).split("?")[0]
+            self.connection = RedisCluster.from_url(f"redis://{node}")
+        else:
+            self.connection = redis.Redis.from_url(store_url)
         self.queue_connection = redis.Redis.from_url(self.queue_url)
         self.queue = Queue(QUEUE, connection=self.queue_connection)
         self.person_queue = Queue(PERSON_QUEUE, connection=self.queue_connection)

@@ -4,6 +4,7 @@ and acknowledged appends that survive the kill -9 of their master."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -117,7 +118,7 @@ def test_every_acknowledged_append_survives_the_kill_of_its_master(cluster, tmp_
             events = store.read(stream)
             assert len(events) >= acknowledged[stream] >= before[stream]
             assert [e.data["n"] for e in events] == list(range(len(events)))
-            assert all(b.prev_hash == a.hash for a, b in zip(events, events[1:], strict=False))
+            assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(events))
     finally:
         store.close()
         cluster.wait_until_ok()
@@ -134,3 +135,54 @@ def test_there_are_enough_buckets_to_spread_over_many_nodes():
     assert BUCKETS >= 64
     slots = {key_slot(index.encode()) for index in Buckets().indexes()}
     assert len(slots) == BUCKETS
+
+
+def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
+    """Two API processes on the cluster store, the bot queue on a Redis of its own, two
+    workers: a person plays against three bots, and six bots play a match alone."""
+    import subprocess
+    import sys
+
+    from tests.http import ROOT, Server, call
+    from tests.integration.test_rq_bots import wait_until
+
+    cluster.wait_until_ok()
+    cluster.flush()
+    store = cluster.url
+    server = Server("--store", store, "--queue", redis_url, "--workers", "2", "--pace", "0")
+    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store", store,
+                                 "--queue", redis_url, "--pace", "0"], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(2)]
+    try:
+        assert call(server.base, "GET", "/healthz").body["bots"] == "rq"
+        alone = call(server.base, "POST", "/v1/matches", {
+            "seats": [{"name": f"b{i}", "bot": "heuristic"} for i in range(6)],
+            "rules": {"end_score": 26}}).body
+        seats = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]
+        match = call(server.base, "POST", "/v1/matches",
+                     {"seats": seats, "rules": {"end_score": 26}}).body
+        token, path = match["tokens"]["0"], f"/v1/matches/{match['id']}"
+        while True:
+            view = wait_until(server.base, match["id"], token,
+                              lambda v: v["status"] == "finished" or 0 in v["to_act"])
+            if view["status"] == "finished":
+                break
+            if view["status"] == "passing":
+                move = ("/passes", {"cards": view["you"]["hand"][:3]})
+            elif view["status"] == "playing":
+                move = ("/plays", {"card": view["you"]["legal"][-1]})
+            else:
+                move = ("/moon", {"choice": "add_to_others"})
+            reply = call(server.base, "POST", path + move[0], move[1], token=token)
+            assert reply.status == 200, reply.body
+        wait_until(server.base, alone["id"], None, lambda v: v["status"] == "finished")
+        for match_id in (match["id"], alone["id"]):
+            report = call(server.base, "GET", f"/v1/matches/{match_id}/verify").body
+            assert report["ok"] and report["deals_ok"], report
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(20)
+        server.stop()
