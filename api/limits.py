@@ -38,6 +38,7 @@ def init_app(app: Flask, store_url: str, create_limit: str = CREATE_LIMIT,
              move_limit: str = MOVE_LIMIT) -> None:
     app.config["CARDEMS_CREATE_LIMIT"] = create_limit
     app.config["CARDEMS_MOVE_LIMIT"] = move_limit
-    app.config["RATELIMIT_STORAGE_URI"] = store_url if store_url.startswith("redis") \
-        else "memory://"
+    # A cluster store's own options (?wait=...) are not the limiter's.
+    app.config["RATELIMIT_STORAGE_URI"] = store_url.split("?")[0] \
+        if store_url.startswith("redis") else "memory://"
     limiter.init_app(app)

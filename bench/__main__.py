@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search search-full timing streams fair play views rq)."""
+bots search search-full timing streams fair play views rq cluster)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ SUITES = {
     "play": "bench.play_bench",
     "views": "bench.views_bench",
     "rq": "bench.rq_bench",
+    "cluster": "bench.cluster_bench",
 }
 
 

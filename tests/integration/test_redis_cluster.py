@@ -186,3 +186,18 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
         for worker in workers:
             worker.wait(20)
         server.stop()
+
+
+def test_the_rate_limits_are_counted_on_the_cluster_across_processes(cluster):
+    from tests.http import Server, call
+
+    cluster.wait_until_ok()
+    cluster.flush()
+    server = Server("--store", f"{cluster.url}?wait=1", "--bots", "off", "--workers", "2",
+                    "--create-limit", "3/minute")
+    try:
+        people = {"seats": [{"name": f"p{i}"} for i in range(4)]}
+        codes = [call(server.base, "POST", "/v1/matches", people).status for _ in range(6)]
+        assert codes == [201, 201, 201, 429, 429, 429], codes
+    finally:
+        server.stop()

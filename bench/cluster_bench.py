@@ -1,0 +1,84 @@
+"""Redis Cluster figures: appends on a 3-master, 3-replica cluster with and without waiting
+for a replica, beside one Redis, in one run; and how long a shard takes to accept appends
+again after its master is killed."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from bench.store_bench import appends
+from eventstore import NewEvent, StoreError, open_store
+from eventstore.redis_store import Buckets
+from tests.redis_server import RedisCluster, scratch_redis
+
+
+def failover_seconds(cluster: RedisCluster, wait: int) -> tuple[float, float]:
+    """Kill -9 the master of a stream: seconds until an append to it is acknowledged again,
+    and until its node, started again at once, is back in sync as a replica."""
+    url = f"{cluster.url}?wait={wait}&wait_ms=200"
+    store = open_store(url)
+    stream = f"failover-{wait}"
+    store.append(stream, [NewEvent("T", {}, "t")], 0)
+    victim = cluster.master_of(Buckets().keys(stream)[0])
+    victim.kill()
+    killed = time.monotonic()
+    restarted = False
+    while True:
+        try:
+            store.append(stream, [NewEvent("T", {}, "t")], store.version(stream))
+            break
+        except StoreError:
+            if wait and not restarted and time.monotonic() - killed > 3:
+                victim.start()  # with wait=1 nothing is acknowledged until a replica is back
+                restarted = True
+            time.sleep(0.01)
+    acknowledged = time.monotonic() - killed
+    if not restarted:
+        victim.start()
+    cluster.wait_until_ok()
+    store.close()
+    return acknowledged, time.monotonic() - killed
+
+
+def run() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="cardems-cluster-"))
+    cluster = RedisCluster(folder / "cluster")
+    try:
+        with scratch_redis("cardems-bench-") as (_, redis):
+            print("cluster: appends of one event (every node fsyncs every write), one Redis"
+                  " against a 3+3 cluster, acknowledged at once (wait=0) or once a replica"
+                  " has it (wait=1)")
+            for clients, count in ((1, 2000), (16, 300)):
+                rows = [("one redis", redis.url),
+                        ("cluster wait=0", f"{cluster.url}?wait=0"),
+                        ("cluster wait=1", f"{cluster.url}?wait=1")]
+                figures = {}
+                for name, url in rows:
+                    cluster.flush()  # each row writes the same streams afresh
+                    figures[name] = appends(url, clients, count)
+                for name, fig in figures.items():
+                    print(f"  {name:15s} {clients:2d} clients {fig['appends/s']:8,.0f} appends/s"
+                          f"  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms")
+                base = figures["cluster wait=0"]
+                waited = figures["cluster wait=1"]
+                print(f"  wait=1 / wait=0 at {clients} clients: appends/s"
+                      f" x{waited['appends/s'] / base['appends/s']:.2f},"
+                      f" p50 x{waited['p50 ms'] / base['p50 ms']:.2f}")
+        for wait in (0, 1):
+            acknowledged, whole = failover_seconds(cluster, wait)
+            print(f"  kill -9 of a master, wait={wait}: appends acknowledged again after"
+                  f" {acknowledged:.1f} s; node back as a replica after {whole:.1f} s")
+    finally:
+        cluster.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    run()
+
+
+if __name__ == "__main__":
+    main()
