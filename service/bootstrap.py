@@ -25,8 +25,10 @@ def build_service(store_url: str, bots: str = "inline", queue_url: str | None = 
         raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
     service = MatchService(open_store(store_url), pace=pace, fair=fair)
     service.dispatcher = _dispatcher(service, bots, store_url, queue_url, bot_threads)
-    # RQ workers sweep their own queue's pending turns; idle matches are swept here anyway.
-    service.sweeper.start(turns=bots == "inline")
+    # RQ workers sweep the turns pending in their queue. A turn that never became pending (its
+    # hand-off failed while the store's Redis failed over) is found here, from the match's own
+    # mark, once it is overdue; queuing it twice is harmless (one job id per turn).
+    service.sweeper.start(turns=bots != "off")
     return service
 
 

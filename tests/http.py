@@ -86,7 +86,8 @@ class Server:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None,
                  python: str = sys.executable, cwd: Path = ROOT,
-                 clean_env: bool = False, port: int | None = None) -> None:
+                 clean_env: bool = False, port: int | None = None,
+                 log: Path | None = None) -> None:
         self.port = port or free_port()  # a restart takes the port its clients know
         self.base = f"http://127.0.0.1:{self.port}"
         # The tests create and move far faster than a person: a limit only where they test it.
@@ -96,15 +97,20 @@ class Server:
                     for flag in (name, value)]
         command = [python, "-m", "cli.main", "serve", "--port", str(self.port), *generous,
                    *args]
+        # A long run logs to a file: a pipe nobody reads would fill and stall the server.
+        self.log = log
         self.process = subprocess.Popen(
             command, cwd=cwd, env={**({} if clean_env else os.environ), **(env or {})},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL,
+            stderr=log.open("ab") if log else subprocess.PIPE)
         self._wait_ready()
 
     def _wait_ready(self, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if self.log:
+                    raise RuntimeError(self.log.read_text(errors="replace"))
                 raise RuntimeError(self.process.stderr.read().decode())  # type: ignore[union-attr]
             try:
                 if call(self.base, "GET", "/healthz").status == 200:
