@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve deploy test coverage bench fuzz redis-server chromium screenshots wrk
+.PHONY: install serve deploy test coverage bench bench-scale soak fuzz redis-server chromium screenshots wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,14 @@ wrk:
 
 bench: install redis-server wrk
 	$(PY) -m bench
+
+# Scale-out: appends on a Redis Cluster, then five minutes of load with faults (about 8 min).
+bench-scale: install redis-server
+	$(PY) -m bench cluster load
+
+# Thirty minutes of load on the whole deployment; draws docs/img/soak.png.
+soak: install redis-server
+	$(PY) -m bench soak
 
 # The long contract fuzzing run: thousands of cases, the exhaustive coverage phase too.
 fuzz: install

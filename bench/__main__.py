@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search search-full timing streams fair play views rq cluster)."""
+bots search search-full timing streams fair play views rq cluster load soak)."""
 
 from __future__ import annotations
 
@@ -20,11 +20,16 @@ SUITES = {
     "views": "bench.views_bench",
     "rq": "bench.rq_bench",
     "cluster": "bench.cluster_bench",
+    "load": "bench.load_bench:load",  # five minutes, with faults
+    "soak": "bench.load_bench:soak",  # thirty minutes: only when asked for
 }
+
+# The long ones run only when named: `make bench` stays under ten minutes.
+ON_REQUEST = ("search-full", "cluster", "load", "soak")
 
 
 def main(names: list[str]) -> None:
-    for name in names or [n for n in SUITES if n != "search-full"]:
+    for name in names or [n for n in SUITES if n not in ON_REQUEST]:
         if name not in SUITES:
             raise SystemExit(f"unknown benchmark {name!r}; known: {', '.join(SUITES)}")
         module, _, function = SUITES[name].partition(":")

@@ -115,7 +115,7 @@ class Run:
 
 def run_load(deployment: Deployment, folder: Path, users: int, seconds: int,
              faults: list[tuple[float, Callable[[], str]]], bots_alone: float = 0.25,
-             ) -> Run:
+             history: bool = False) -> Run:
     """Run locust for `seconds` with `users` people, injecting each fault at its fraction of
     the run; wait for the run to end."""
     run = Run(folder)
@@ -127,7 +127,8 @@ def run_load(deployment: Deployment, folder: Path, users: int, seconds: int,
         [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "-u", str(users),
          "-r", str(max(1, users // 5)), "-t", f"{seconds}s", "--host", deployment.server.base,
          "--csv", str(folder / "load"), "--only-summary", "--stop-timeout", "5",
-         "--exit-code-on-error", "0", "--loglevel", "WARNING"],
+         "--exit-code-on-error", "0", "--loglevel", "WARNING",
+         *(["--csv-full-history"] if history else [])],
         cwd=ROOT, env=env, stdout=(folder / "locust.log").open("wb"),
         stderr=subprocess.STDOUT)
     run.started = time.time()

@@ -1,0 +1,130 @@
+"""The long load runs of the whole deployment (tests/load/harness.py): `bench load`, hundreds
+of people and tables of bots for five minutes while an API process, a worker and a Redis
+master are killed; `bench soak`, thirty minutes without faults, with the memory of every
+process at the start and the end and the latency over time drawn to docs/img/soak.png."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from tests.http import call, children
+from tests.load.harness import (
+    Deployment,
+    Run,
+    figures,
+    finish_every_match,
+    missing_acknowledged_moves,
+    run_load,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _checks(deployment: Deployment, run: Run) -> None:
+    missing = missing_acknowledged_moves(deployment.store_url, run)
+    finals = finish_every_match(deployment.server.base, run, timeout=900)
+    broken = [f["id"] for f in finals
+              if not call(deployment.server.base, "GET", f"/v1/matches/{f['id']}/verify")
+              .body["ok"]]
+    print(f"  after: {len(run.records('acks.jsonl'))} acknowledged moves, {len(missing)}"
+          f" missing from the logs; {len(finals)} matches all finished;"
+          f" {len(broken)} failing verification")
+
+
+def load(users: int = 200, seconds: int = 300) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="cardems-load-"))
+    deployment = Deployment(folder / "deploy", api_processes=2, workers=2)
+    try:
+        print(f"load: {users} people (a quarter of them watching tables of bots alone) for"
+              f" {seconds} s through a 3+3 cluster, a queue Redis, 2 API processes and"
+              " 2 workers; kill -9 of an API process, a worker and a Redis master")
+        run = run_load(deployment, folder, users, seconds, faults=[
+            (0.2, deployment.kill_api_process), (0.45, deployment.kill_worker),
+            (0.7, deployment.kill_master)])
+        print(figures(run))
+        _checks(deployment, run)
+    finally:
+        deployment.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _memory(deployment: Deployment) -> dict[str, float]:
+    """Resident memory (MiB) of every process of the deployment."""
+    pids = {"API master": deployment.server.process.pid}
+    for i, pid in enumerate(children(deployment.server.process.pid)):
+        pids[f"API process {i + 1}"] = pid
+    for i, worker in enumerate(deployment.workers):
+        pids[f"worker {i + 1}"] = worker.pid
+    nodes = [*deployment.cluster.nodes, deployment.queue]
+    for i, node in enumerate(nodes):
+        assert node.process is not None
+        name = "queue Redis" if node is deployment.queue else f"cluster node {i + 1}"
+        pids[name] = node.process.pid
+    out = {}
+    for name, pid in pids.items():
+        status = Path(f"/proc/{pid}/status").read_text()
+        kib = next(int(line.split()[1]) for line in status.splitlines()
+                   if line.startswith("VmRSS:"))
+        out[name] = kib / 1024
+    return out
+
+
+def soak(users: int = 100, seconds: int = 1800, chart: str = "docs/img/soak.png") -> None:
+    folder = Path(tempfile.mkdtemp(prefix="cardems-soak-"))
+    deployment = Deployment(folder / "deploy", api_processes=2, workers=2)
+    try:
+        print(f"soak: {users} people for {seconds // 60} minutes, no faults")
+        time.sleep(5)  # the processes settle after their start
+        before = _memory(deployment)
+        run = run_load(deployment, folder, users, seconds, faults=[], history=True)
+        after = _memory(deployment)
+        print(figures(run))
+        for name in before:
+            print(f"  memory {name:15s} {before[name]:7.1f} MiB at the start,"
+                  f" {after[name]:7.1f} MiB at the end")
+        _draw(folder / "load_stats_history.csv", ROOT / chart)
+        print(f"  chart: {chart}")
+        _checks(deployment, run)
+    finally:
+        deployment.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _draw(history: Path, path: Path) -> None:
+    """Latency percentiles and failures over the run, from locust's history of all requests."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    with history.open() as rows:
+        points = [r for r in csv.DictReader(rows) if r["Name"] == "Aggregated"
+                  and r["50%"] not in ("N/A", "0")]
+    start = int(points[0]["Timestamp"])
+    minutes = [(int(r["Timestamp"]) - start) / 60 for r in points]
+    figure, (latency, failures) = pyplot.subplots(2, 1, figsize=(8, 5), sharex=True,
+                                                  height_ratios=(3, 1))
+    for column in ("50%", "95%", "99%"):
+        latency.plot(minutes, [float(r[column]) for r in points], label=f"p{column[:-1]}")
+    latency.set_ylabel("latency (ms)")
+    latency.legend()
+    latency.set_title("Soak: every request, latency over time")
+    failures.plot(minutes, [float(r["Total Failure Count"]) for r in points], color="#c0504d")
+    failures.set_ylabel("failed (total)")
+    failures.set_xlabel("minutes")
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    pyplot.close(figure)
+
+
+def main() -> None:
+    load()
+
+
+if __name__ == "__main__":
+    main()
