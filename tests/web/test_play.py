@@ -382,8 +382,8 @@ def test_the_shooter_chooses_how_the_moon_counts(server, open_page):
     expect(page.locator("#scores tbody tr").first).to_contain_text("-26")
 
 
-@pytest.mark.parametrize("count", [3, 6])  # an odd table and the largest
-def test_a_match_at_three_or_six_seats_round_the_table(server, open_page, count):
+@pytest.mark.parametrize("count", [6])  # the largest table; the others are drawn below
+def test_a_match_at_six_seats_round_the_table(server, open_page, count):
     w = open_page(server.base)
     page = w.page
     page.goto(server.base + "/")
@@ -400,13 +400,7 @@ def test_a_match_at_three_or_six_seats_round_the_table(server, open_page, count)
     seen = view(server.base, match_id, token_of(page, match_id))
     assert len(seen["seats"]) == count and seen["you"]["seat"] == 0
     expect(page.locator("#hand button")).to_have_count(seen["deck"]["hand_size"])
-    seats = page.locator("#seats .seat")
-    expect(seats).to_have_count(count)
-    boxes = [seats.nth(i).bounding_box() for i in range(count)]
-    for i, a in enumerate(boxes):  # every seat has a place of its own at the table
-        for b in boxes[i + 1:]:
-            assert a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] \
-                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"], (a, b)
+    boxes = seats_apart(page, count)
     me = page.locator("#seats .seat.me").bounding_box()
     assert me["y"] == max(b["y"] for b in boxes), "you sit at the bottom"
 
@@ -416,3 +410,28 @@ def test_a_match_at_three_or_six_seats_round_the_table(server, open_page, count)
     end = page.locator("dialog#end")
     expect(end.locator("#end-totals tbody tr")).to_have_count(count)
     expect(end.locator(".checks li[data-ok='true']")).to_have_count(5)
+
+
+def seats_apart(page: Page, count: int) -> list[dict]:
+    """The table draws `count` seats, each in a place of its own; their boxes."""
+    seats = page.locator("#seats .seat")
+    expect(seats).to_have_count(count)
+    boxes = [seats.nth(i).bounding_box() for i in range(count)]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] \
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"], (a, b)
+    return boxes
+
+
+@pytest.mark.parametrize("count", [3, 4, 5])
+def test_a_spectator_sees_every_seat_of_a_table_of_three_four_or_five(server, open_page,
+                                                                      count):
+    match = create(server.base, [{"name": f"P{i}"} for i in range(count)])
+    w = open_page(server.base)
+    w.page.goto(f"{server.base}/m/{match['id']}")
+    boxes = seats_apart(w.page, count)
+    bottom = max(range(count), key=lambda i: boxes[i]["y"])
+    assert bottom == (2 if count == 4 else 0), "South, or seat 1, at the bottom"
+    names = w.page.locator("#seats .seat .seat-name").all_text_contents()
+    assert names == [f"P{i}" for i in range(count)]
