@@ -73,7 +73,7 @@ def _memory(deployment: Deployment) -> dict[str, float]:
     return out
 
 
-def soak(users: int = 100, seconds: int = 1800, chart: str = "docs/img/soak.png") -> None:
+def soak(users: int = 80, seconds: int = 1800, chart: str = "docs/img/soak.png") -> None:
     folder = Path(tempfile.mkdtemp(prefix="cardems-soak-"))
     deployment = Deployment(folder / "deploy", api_processes=2, workers=2)
     try:
