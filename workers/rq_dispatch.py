@@ -31,6 +31,7 @@ import redis
 from redis.cluster import RedisCluster
 from rq import Queue
 from rq.exceptions import DuplicateJobError
+from rq.job import Job
 
 from workers.dispatch import job_id
 
@@ -56,6 +57,12 @@ Turn = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then ea
 
 def _member(turn: Turn) -> str:
     return json.dumps(list(turn))
+
+
+def _job_of(turn: Turn) -> str:
+    """The RQ job id of a turn's attempt: the first keeps the turn's own id."""
+    match_id, seat, version, attempt = turn
+    return job_id(match_id, seat, version) + (f"_again{attempt}" if attempt else "")
 
 
 class RqDispatcher:
@@ -89,12 +96,11 @@ class RqDispatcher:
         first."""
         turn = _member((match_id, seat, version, attempt))
         self.connection.zadd(PENDING, {turn: time.time() + OVERDUE})
-        suffix = f"_again{attempt}" if attempt else ""
         try:
             (self.person_queue if urgent else self.queue).enqueue_call(
                 "workers.jobs.bot_turn",
                 args=(self.store_url, match_id, seat, version, attempt, self.queue_url),
-                job_id=job_id(match_id, seat, version) + suffix, unique=True,
+                job_id=_job_of((match_id, seat, version, attempt)), unique=True,
                 timeout=TURN_TIMEOUT, result_ttl=TRACE_TTL if attempt else RESULT_TTL,
                 failure_ttl=TRACE_TTL)
         except DuplicateJobError:
@@ -126,14 +132,26 @@ class RqDispatcher:
             return False
 
     def sweep(self, now: float | None = None) -> int:
-        """Queue again every overdue turn; how many there were."""
-        due = self.connection.zrangebyscore(PENDING, 0, now or time.time())
-        for raw in due:
+        """Queue again every overdue turn that no worker took, or whose worker went quiet;
+        how many were queued again. A turn still waiting in the queue is not lost, only
+        late: under a load the workers cannot keep up with, queuing it again would only
+        lengthen the queue (each copy a job of its own), so it is given more time."""
+        now = now or time.time()
+        requeued = 0
+        for raw in self.connection.zrangebyscore(PENDING, 0, now):
+            match_id, seat, version, attempt = json.loads(raw)
+            if self._still_queued((match_id, seat, version, attempt)):
+                self.connection.zadd(PENDING, {raw: now + OVERDUE}, xx=True)
+                continue
             if self.connection.zrem(PENDING, raw):  # one sweeper wins each turn
-                match_id, seat, version, attempt = json.loads(raw)
                 log.warning("bot turn %s:%s@%s overdue, queued again", match_id, seat, version)
                 self.enqueue(match_id, seat, version, attempt=attempt + 1)
-        return len(due)
+                requeued += 1
+        return requeued
+
+    def _still_queued(self, turn: Turn) -> bool:
+        status = self.queue_connection.hget(Job.key_for(_job_of(turn)), "status")
+        return status in (b"queued", "queued")
 
     def close(self) -> None:
         self.connection.close()

@@ -178,3 +178,27 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
         server.stop()
         queue.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_an_overdue_turn_still_waiting_in_the_queue_is_not_queued_again(redis_url):
+    """Under more load than the workers can take, turns wait in the queue past their due
+    time. Queuing each again would add a job a turn every few seconds and grow the queue
+    without end; only a turn that left the queue (its worker went quiet) is queued again."""
+    from rq import Queue
+
+    from workers.rq_dispatch import OVERDUE, PENDING, QUEUE, RqDispatcher
+
+    dispatcher = RqDispatcher(redis_url)
+    queue = Queue(QUEUE, connection=redis.Redis.from_url(redis_url))
+    dispatcher.enqueue("m1", 2, 7)
+    later = time.time() + 3 * OVERDUE
+    assert dispatcher.sweep(now=later) == 0
+    assert queue.count == 1 and dispatcher.pending() == 1
+    ((_, due),) = dispatcher.connection.zrange(PENDING, 0, -1, withscores=True)
+    assert due == later + OVERDUE, "given more time, not dropped"
+    job = queue.jobs[0]
+    queue.remove(job)  # a worker took it off the queue, and then went quiet
+    job.set_status("started")
+    assert dispatcher.sweep(now=later + 2 * OVERDUE) == 1
+    assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again1"]
+    dispatcher.close()
