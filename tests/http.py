@@ -126,3 +126,15 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def a_move(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A legal move for the reader's seat, which the match waits for: (the path under the
+    match, the body). It passes its top three cards, plays its lowest legal card, or takes
+    the moon from its own score."""
+    you = view["you"]
+    if view["status"] == "passing":
+        return "passes", {"cards": you["hand"][-3:]}
+    if view["status"] == "playing":
+        return "plays", {"card": you["legal"][0]}
+    return "moon", {"choice": "subtract_from_self"}

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from tests.http import Server, call
+from tests.http import Server, a_move, call
 
 BOTS = [{"name": f"Bot {i}", "bot": "heuristic"} for i in (1, 2, 3)]
 
@@ -38,16 +38,8 @@ def test_a_person_plays_a_whole_match_against_three_heuristic_bots(server):
     moves = 0
     view = wait_for_turn(server.base, match_id, token)
     while view["status"] != "finished":
-        you = view["you"]
-        if view["status"] == "passing":
-            reply = call(server.base, "POST", f"/v1/matches/{match_id}/passes",
-                         {"cards": you["hand"][-3:]}, token=token)
-        elif view["status"] == "playing":
-            reply = call(server.base, "POST", f"/v1/matches/{match_id}/plays",
-                         {"card": you["legal"][0]}, token=token)
-        else:
-            reply = call(server.base, "POST", f"/v1/matches/{match_id}/moon",
-                         {"choice": "subtract_from_self"}, token=token)
+        path, body = a_move(view)
+        reply = call(server.base, "POST", f"/v1/matches/{match_id}/{path}", body, token=token)
         assert reply.status == 200, reply.body
         assert reply.headers["etag"] == f'"{reply.body["version"]}"'
         moves += 1
@@ -98,20 +90,14 @@ def test_a_whole_match_at_three_five_and_six_seats(server, seats, hand_size, rem
     view = wait_for_turn(server.base, match_id, token)
     directions = []
     while view["status"] != "finished":
-        you = view["you"]
-        assert not set(removed) & set(you["hand"])
+        assert not set(removed) & set(view["you"]["hand"])
         if view["status"] == "passing":
             directions.append(view["pass_direction"])
-            reply = call(server.base, "POST", f"/v1/matches/{match_id}/passes",
-                         {"cards": you["hand"][-3:]}, token=token)
-        elif view["status"] == "playing":
-            if not view["tricks"] and not (view["trick"] or {}).get("plays"):
-                assert len(you["hand"]) == hand_size
-            reply = call(server.base, "POST", f"/v1/matches/{match_id}/plays",
-                         {"card": you["legal"][0]}, token=token)
-        else:
-            reply = call(server.base, "POST", f"/v1/matches/{match_id}/moon",
-                         {"choice": "subtract_from_self"}, token=token)
+        elif view["status"] == "playing" and not view["tricks"] \
+                and not (view["trick"] or {}).get("plays"):
+            assert len(view["you"]["hand"]) == hand_size
+        path, body = a_move(view)
+        reply = call(server.base, "POST", f"/v1/matches/{match_id}/{path}", body, token=token)
         assert reply.status == 200, reply.body
         view = wait_for_turn(server.base, match_id, token)
     assert view["winner"] in range(seats)

@@ -53,12 +53,21 @@ class TestRedisClusterStore(StoreContract):
         holders = {cluster.master_of(Buckets().keys(s)[0]).port for s in streams}
         assert len(holders) == 3, "the matches are spread, not on one node"
 
-    def test_an_append_is_acknowledged_once_a_replica_has_it(self, store):
+    def test_an_append_is_acknowledged_once_a_replica_has_it(self, store, url):
         assert store.wait_replicas == 1
         store.append("w", new(1), 0)
         node = store.client.get_node_from_key(store.layout.keys("w")[0])
         replicas = store.client.execute_command("WAIT", 1, 0, target_nodes=node)
         assert int(replicas) >= 1
+        # Each master has one replica: asked to reach two, an append is written but never
+        # acknowledged, so no caller is told it is safe.
+        greedy = open_store(f"{url}?wait=2&wait_ms=100")
+        try:
+            with pytest.raises(StoreError, match="reached 1 of 2 replicas"):
+                greedy.append("w", new(1, 1), 1)
+        finally:
+            greedy.close()
+        assert store.version("w") == 2
 
 
 def test_a_bad_cluster_url_is_a_store_error():
@@ -144,7 +153,7 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
     import sys
 
     from tests.http import ROOT, Server, call
-    from tests.integration.test_rq_bots import wait_until
+    from tests.integration.test_rq_bots import play_seat_zero_to_the_end, wait_until
 
     cluster.wait_until_ok()
     cluster.flush()
@@ -162,20 +171,7 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
         seats = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]
         match = call(server.base, "POST", "/v1/matches",
                      {"seats": seats, "rules": {"end_score": 26}}).body
-        token, path = match["tokens"]["0"], f"/v1/matches/{match['id']}"
-        while True:
-            view = wait_until(server.base, match["id"], token,
-                              lambda v: v["status"] == "finished" or 0 in v["to_act"])
-            if view["status"] == "finished":
-                break
-            if view["status"] == "passing":
-                move = ("/passes", {"cards": view["you"]["hand"][:3]})
-            elif view["status"] == "playing":
-                move = ("/plays", {"card": view["you"]["legal"][-1]})
-            else:
-                move = ("/moon", {"choice": "add_to_others"})
-            reply = call(server.base, "POST", path + move[0], move[1], token=token)
-            assert reply.status == 200, reply.body
+        play_seat_zero_to_the_end(server.base, match)
         wait_until(server.base, alone["id"], None, lambda v: v["status"] == "finished")
         for match_id in (match["id"], alone["id"]):
             report = call(server.base, "GET", f"/v1/matches/{match_id}/verify").body

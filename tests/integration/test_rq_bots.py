@@ -11,7 +11,7 @@ import pytest
 import redis
 from rq import Worker
 
-from tests.http import ROOT, Server, call, children
+from tests.http import ROOT, Server, a_move, call, children
 
 
 @pytest.fixture
@@ -37,6 +37,19 @@ def wait_until(base, match_id, token, done, timeout=120.0):
             return view
         time.sleep(0.02)
     raise TimeoutError("the bots did not move")
+
+
+def play_seat_zero_to_the_end(base, match):
+    """Seat 0, a person, moves whenever the match waits for it, until the match is over."""
+    token = match["tokens"]["0"]
+    while True:
+        view = wait_until(base, match["id"], token,
+                          lambda v: v["status"] == "finished" or 0 in v["to_act"])
+        if view["status"] == "finished":
+            return
+        path, body = a_move(view)
+        reply = call(base, "POST", f"/v1/matches/{match['id']}/{path}", body, token=token)
+        assert reply.status == 200, reply.body
 
 
 def test_health_says_the_bots_run_on_rq(deployment):
@@ -67,23 +80,8 @@ def test_a_person_plays_against_three_bots_on_rq_workers(deployment):
     seats = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]
     match = call(deployment.base, "POST", "/v1/matches",
                  {"seats": seats, "rules": {"end_score": 26}}).body
-    token = match["tokens"]["0"]
+    play_seat_zero_to_the_end(deployment.base, match)
     path = f"/v1/matches/{match['id']}"
-    while True:
-        view = wait_until(deployment.base, match["id"], token,
-                          lambda v: v["status"] == "finished" or 0 in v["to_act"])
-        if view["status"] == "finished":
-            break
-        if view["status"] == "passing":
-            reply = call(deployment.base, "POST", path + "/passes",
-                         {"cards": view["you"]["hand"][:3]}, token=token)
-        elif view["status"] == "playing":
-            reply = call(deployment.base, "POST", path + "/plays",
-                         {"card": view["you"]["legal"][-1]}, token=token)
-        else:
-            reply = call(deployment.base, "POST", path + "/moon",
-                         {"choice": "add_to_others"}, token=token)
-        assert reply.status == 200, reply.body
     log = call(deployment.base, "GET", path + "/events?limit=1000").body["events"]
     bots = {e["data"]["bot"] for e in log if e["type"] == "CardPlayed"}
     assert bots == {None, "heuristic/1"}

@@ -28,7 +28,7 @@ from domain.events import RoundDealt
 from eventstore import StoreError, open_store
 from eventstore.redis_store import Buckets
 from service import decode
-from tests.http import ROOT, Server, call, children
+from tests.http import ROOT, Server, a_move, call, children
 from tests.redis_server import RedisCluster, RedisServer
 
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -170,13 +170,8 @@ def finish_every_match(base: str, run: Run, timeout: float = 180) -> list[dict[s
             if you is None or you["seat"] not in view["to_act"]:
                 time.sleep(0.02)  # a bot's turn
                 continue
-            path = f"/v1/matches/{match['id']}"
-            if view["status"] == "passing":
-                call(base, "POST", path + "/passes", {"cards": you["hand"][:3]}, token=token)
-            elif view["status"] == "playing":
-                call(base, "POST", path + "/plays", {"card": you["legal"][0]}, token=token)
-            else:
-                call(base, "POST", path + "/moon", {"choice": "add_to_others"}, token=token)
+            path, body = a_move(view)
+            call(base, "POST", f"/v1/matches/{match['id']}/{path}", body, token=token)
     return finals
 
 

@@ -13,7 +13,6 @@ from domain.decide import decide
 from domain.errors import InvalidCommand
 from domain.events import MatchCreated, RoundDealt, RoundScored, SeatSpec
 from domain.evolve import fold
-from domain.legal import legal_cards
 from domain.passing import PassDirection, pass_cycle, pass_direction, passer_to, receiver
 from domain.rules import InvalidRules, MoonRule, Rules
 from domain.scoring import score_round
@@ -21,7 +20,7 @@ from domain.shuffle import deal, seed_commitment, shuffled_deck
 from domain.state import Play, Status, TakenTrick
 from domain.table import TABLES, table_for
 from domain.views import view_for, view_json
-from tests.builders import NOW, SECRET, SEED, cards, then
+from tests.builders import NOW, SECRET, SEED, cards, play_lowest_until_round_ends, then
 
 COUNTS = (3, 4, 5, 6)
 
@@ -165,31 +164,15 @@ def hold_round(n: int, rules: Rules) -> object:
 
 
 def _play_round_out(state):
-    """Every seat plays its lowest legal card until the round is scored; passes the top
-    three cards first if the round passes."""
-    number = state.round.number
-    while not state.is_over and state.round.number == number:
-        if state.status is Status.PASSING:
-            for s in range(state.table.seats):
-                if state.round.passes[s] is None:
-                    top = tuple(sorted(state.round.hands[s])[-3:])
-                    state, _ = then(state, PassCards(s, top, SECRET))
-            continue
-        seat = state.round.turn
-        card = min(legal_cards(state.round, state.rules, seat))
-        state, _ = then(state, PlayCard(seat, card, SECRET))
-    return state
+    """Every seat passes its top three cards if the round passes, then plays its lowest
+    legal card until the round is scored."""
+    for s in range(state.table.seats if state.status is Status.PASSING else 0):
+        state, _ = then(state, PassCards(s, tuple(sorted(state.round.hands[s])[-3:]), SECRET))
+    return play_lowest_until_round_ends(state)[0]
 
 
 def _scored_round(n: int, rules: Rules) -> RoundScored:
-    state = hold_round(n, rules)
-    events = []
-    number = state.round.number
-    while state.status is Status.PLAYING and state.round.number == number:
-        seat = state.round.turn
-        card = min(legal_cards(state.round, state.rules, seat))
-        state, new = then(state, PlayCard(seat, card, SECRET))
-        events += new
+    _, events = play_lowest_until_round_ends(hold_round(n, rules))
     return next(e for e in events if isinstance(e, RoundScored))
 
 
