@@ -44,9 +44,6 @@ class Table:
         """The seat `steps` places clockwise (to the left) of `seat`."""
         return (seat + steps) % self.seats
 
-    def in_play(self, card: Card) -> bool:
-        return card not in self.removed
-
 
 def _table(seats: int) -> Table:
     removed = frozenset(parse_card(text) for text in _REMOVED[seats].split())
