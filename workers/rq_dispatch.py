@@ -150,8 +150,16 @@ class RqDispatcher:
         return requeued
 
     def _still_queued(self, turn: Turn) -> bool:
-        status = self.queue_connection.hget(Job.key_for(_job_of(turn)), "status")
-        return status in (b"queued", "queued")
+        """The turn's job waits in its queue. Its status alone does not say so: a worker
+        killed between taking the job off the queue and marking it started leaves it
+        "queued" in no queue, and such a turn must be queued again."""
+        job = _job_of(turn)
+        status, origin = self.queue_connection.hmget(Job.key_for(job), ["status", "origin"])
+        queues = {q.name: q for q in (self.queue, self.person_queue)}
+        queue = queues.get(origin.decode()) if isinstance(origin, bytes) else None
+        if status != b"queued" or queue is None:
+            return False
+        return self.queue_connection.lpos(queue.key, job) is not None
 
     def close(self) -> None:
         self.connection.close()

@@ -195,8 +195,13 @@ def test_an_overdue_turn_still_waiting_in_the_queue_is_not_queued_again(redis_ur
     ((_, due),) = dispatcher.connection.zrange(PENDING, 0, -1, withscores=True)
     assert due == later + OVERDUE, "given more time, not dropped"
     job = queue.jobs[0]
-    queue.remove(job)  # a worker took it off the queue, and then went quiet
-    job.set_status("started")
+    queue.remove(job)  # a worker took it off the queue and was killed before it said so
+    assert job.get_status() == "queued"
     assert dispatcher.sweep(now=later + 2 * OVERDUE) == 1
     assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again1"]
+    again = queue.jobs[0]
+    queue.remove(again)  # taken, started, and then its worker went quiet
+    again.set_status("started")
+    assert dispatcher.sweep(now=later + 4 * OVERDUE) == 1
+    assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again2"]
     dispatcher.close()
