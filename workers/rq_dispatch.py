@@ -93,14 +93,22 @@ class RqDispatcher:
     def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False,
                 attempt: int = 0) -> None:
         """Queue the turn once; `urgent` (a person waits on it) on the queue workers empty
-        first."""
+        first.
+
+        Handing the same turn on again (another API process, a sweep of the matches) neither
+        queues a second job nor puts off the turn's due time: were it put off, a turn whose
+        job died with its worker, or failed while the store failed over, would never fall
+        due, and its job id, still taken by the dead job, would never let it be queued. A
+        turn queued again by the sweep (`attempt` > 0) is the only one of its kind, as the
+        sweep that queues it won it: it needs no check that its id is free.
+        """
         turn = _member((match_id, seat, version, attempt))
-        self.connection.zadd(PENDING, {turn: time.time() + OVERDUE})
+        self.connection.zadd(PENDING, {turn: time.time() + OVERDUE}, nx=True)
         try:
             (self.person_queue if urgent else self.queue).enqueue_call(
                 "workers.jobs.bot_turn",
                 args=(self.store_url, match_id, seat, version, attempt, self.queue_url),
-                job_id=_job_of((match_id, seat, version, attempt)), unique=True,
+                job_id=_job_of((match_id, seat, version, attempt)), unique=attempt == 0,
                 timeout=TURN_TIMEOUT, result_ttl=TRACE_TTL if attempt else RESULT_TTL,
                 failure_ttl=TRACE_TTL)
         except DuplicateJobError:

@@ -205,3 +205,35 @@ def test_an_overdue_turn_still_waiting_in_the_queue_is_not_queued_again(redis_ur
     assert dispatcher.sweep(now=later + 4 * OVERDUE) == 1
     assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again2"]
     dispatcher.close()
+
+
+def test_a_turn_whose_job_died_falls_due_though_it_is_handed_on_again_and_again(redis_url):
+    """An API process hands on every match that waits too long on a bot, every few seconds.
+    When the turn's job failed (the store failing over) or died with its worker, that job's id
+    stays taken: the hand-off queues nothing, and must not put off the turn's due time
+    either, or the sweep would never queue it again and the match would wait for ever."""
+    from rq import Queue
+
+    from workers.rq_dispatch import OVERDUE, PENDING, QUEUE, RqDispatcher
+
+    dispatcher = RqDispatcher(redis_url)
+    queue = Queue(QUEUE, connection=redis.Redis.from_url(redis_url))
+    dispatcher.enqueue("m2", 1, 4)
+    ((member, due),) = dispatcher.connection.zrange(PENDING, 0, -1, withscores=True)
+    job = queue.jobs[0]
+    queue.remove(job)
+    job.set_status("failed")  # the job's id is taken until its trace expires
+    for _ in range(3):
+        dispatcher.enqueue("m2", 1, 4)  # handed on again: nothing queued, nothing put off
+        assert queue.count == 0
+        assert dispatcher.connection.zscore(PENDING, member) == due
+    assert dispatcher.sweep(now=due + 0.001) == 1
+    assert [j.id for j in queue.jobs] == ["bot_m2_1_4_again1"]
+    # Handed on again once more: the first attempt is pending again, falls due, and is
+    # queued again though a copy of that id still waits (twice in the queue: harmless, the
+    # second finds the seat has moved).
+    dispatcher.enqueue("m2", 1, 4)
+    assert dispatcher.connection.zscore(PENDING, member) is not None
+    assert dispatcher.sweep(now=time.time() + 2 * OVERDUE) == 1
+    assert [j.id for j in queue.jobs] == ["bot_m2_1_4_again1"] * 2
+    dispatcher.close()
