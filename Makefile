@@ -36,10 +36,12 @@ chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# Two test files at a time, one a core: most of the suite waits on servers, browsers and
+# Redis. A file's tests run together and share the servers it starts.
 test: install redis-server chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
 
 # The whole suite with branch coverage, the processes it starts included.
 coverage: install redis-server chromium

@@ -9,7 +9,8 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,17 @@ class Watched:
         cdp.on("Network.requestWillBeSent", sent)
         cdp.on("Network.responseReceived", answered)
         cdp.on("Network.dataReceived", data)
+
+    def settled(self, wanted: Callable[[list[Any]], bool]) -> list[Any]:
+        """The API bodies kept, once `wanted` holds of them. Playwright hands its events over
+        only while the test calls into it, so the page may show what a response said before
+        the test has been told of that response: polling lets the events in."""
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not wanted(self.responses):
+            if time.monotonic() > deadline:
+                raise AssertionError("the page's responses never came to what was wanted")
+            self.page.wait_for_timeout(20)
+        return self.responses
 
     def stream_items(self) -> list[dict[str, Any]]:
         """Every event the page was streamed."""

@@ -81,7 +81,7 @@ def test_a_spectator_page_never_holds_a_hidden_card(server, open_page):
     assert scanned > 13
 
     known = truth(server.base, match["id"])
-    bodies = w.responses
+    bodies = w.settled(lambda bodies: any("chain_ok" in b for b in bodies))
     views = [b for b in bodies if "seats" in b and "version" in b]
     assert len(views) > 10
     for body in views:
