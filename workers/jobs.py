@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from functools import lru_cache
 
@@ -12,7 +13,9 @@ from service.bootstrap import build_service
 from workers.rq_dispatch import RqDispatcher, Turn
 
 PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (workers.pacing)
-CHAIN_SECONDS = 5.0  # how long one job may go on making a match's next bot moves itself
+CHAIN_SECONDS = 5.0  # how long one job may go on making bot moves beyond its own turn
+TAKE_WAIT = 1.0  # seconds a job waits at most for a turn to come into the queue, at a time
+STOPPING = threading.Event()  # the worker was asked to stop: its job takes no further turn
 
 
 class Relay:
@@ -60,22 +63,37 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
              queue_url: str | None = None) -> int:
     """Let a bot move if the match still waits for it; run late or twice, it does nothing.
 
-    Then make the match's next bot moves too, while each is the only turn waiting and the
-    job is young. How many moves it made.
+    Then make the match's next bot moves too, and while the job is young, the turns that
+    come into the queue, of any match, each with its own next moves: under load a worker
+    goes through RQ's cycle of a job once in a while, not once a turn. How many moves it
+    made.
     """
     service, relay = _service(store_url, queue_url or store_url)
     deadline = time.monotonic() + CHAIN_SECONDS
     turn: Turn | None = (match_id, seat, version, attempt)
     moves = 0
     while turn is not None:
+        moves += _match_turns(service, relay, turn, deadline)
+        left = deadline - time.monotonic()
+        if left <= 0 or STOPPING.is_set():
+            break
+        turn = relay.rq.take(wait=min(TAKE_WAIT, left))
+    return moves
+
+
+def _match_turns(service: MatchService, relay: Relay, turn: Turn, deadline: float) -> int:
+    """`turn`, and the bot turns of its match that follow from it while the job is young."""
+    moves = 0
+    next_turn: Turn | None = turn
+    while next_turn is not None:
         relay.keeping, relay.kept = time.monotonic() < deadline, None
-        relay.match = turn[0]
+        relay.match = next_turn[0]
         try:
             # A turn queued again (attempt > 0) may find its move made by a worker that died
             # before handing the match on: then it hands it on.
-            moves += service.bot_turn(*turn[:3], rerun=turn[3] > 0)
+            moves += service.bot_turn(*next_turn[:3], rerun=next_turn[3] > 0)
         finally:
             relay.keeping = False
-        relay.rq.done(turn, then=relay.kept)  # a kept turn stays pending until it is made
-        turn = relay.kept
+        relay.rq.done(next_turn, then=relay.kept)  # a kept turn stays pending until made
+        next_turn = relay.kept
     return moves

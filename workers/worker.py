@@ -8,8 +8,11 @@ import time
 from types import FrameType
 
 import redis
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
+from rq.exceptions import StopRequested
+from rq.job import Job
 
+from workers.jobs import STOPPING
 from workers.rq_dispatch import PERSON_QUEUE, QUEUE, RqDispatcher
 
 log = logging.getLogger(__name__)
@@ -30,10 +33,24 @@ class TurnWorker(SimpleWorker):
     whether it was asked to stop, since RQ's `work` returns alike when it gives up."""
 
     stop_asked = False
+    in_job = False
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        self.in_job = True
+        try:
+            super().execute_job(job, queue)
+        finally:
+            self.in_job = False
 
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.stop_asked = True
+        STOPPING.set()  # the job under way ends after the turn in hand
         super().request_stop(signum, frame)
+        if not self.in_job:
+            # RQ waits for the job it believes under way; but a job whose ending failed
+            # (its queue's Redis lost meanwhile) leaves it believing so while it waits for
+            # the next job, and a stop would then wait as long as that.
+            raise StopRequested()
 
 
 def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None) -> int:

@@ -67,9 +67,15 @@ def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment, redis_url):
     assert report["ok"] and report["deals_ok"]
     log = call(deployment.base, "GET", f"/v1/matches/{match['id']}/events?limit=1000").body
     moves = sum(1 for e in log["events"] if e["type"] in ("CardPlayed", "PassChosen"))
-    # Finished jobs leave nothing in RQ but the count their worker keeps.
-    assert not redis.Redis.from_url(redis_url).keys("rq:job:*")
-    workers = Worker.all(connection=redis.Redis.from_url(redis_url))
+    # A job waits a few seconds for more turns before it ends; once the jobs have ended,
+    # finished jobs leave nothing in RQ but the count their worker keeps.
+    connection = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + 30
+    while any(w.get_current_job_id() for w in Worker.all(connection=connection)):
+        assert time.monotonic() < deadline, "the jobs ended"
+        time.sleep(0.05)
+    assert not connection.keys("rq:job:*")
+    workers = Worker.all(connection=connection)
     jobs = sum(w.successful_job_count for w in workers)
     # A job goes on to its match's next bot move itself: one job a move would make at least
     # as many jobs as moves.
@@ -91,32 +97,42 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
     import os
     import signal
 
-    from rq import Worker
+    from rq import Queue, Worker
+
+    from workers.rq_dispatch import PENDING, PERSON_QUEUE, QUEUE
+
+    def worker() -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
+                                 redis_url, "--pace", "0.1"], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
 
     server = Server("--store", redis_url)
-    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
-                                 redis_url, "--pace", "0.3"], cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True) for _ in range(2)]
+    workers = [worker() for _ in range(2)]
     connection = redis.Redis.from_url(redis_url)
+    queues = [Queue(name, connection=connection) for name in (QUEUE, PERSON_QUEUE)]
     try:
         seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
         match = call(server.base, "POST", "/v1/matches",
                      {"seats": seats, "rules": {"end_score": 1}}).body
         # In play only one seat is waited for, so only the sweeper can rescue a lost turn.
         wait_until(server.base, match["id"], None, lambda v: len(v["tricks"]) >= 2)
-        victim = None
+        # The turn is in a job's hands: pending, in no queue, and a worker has a job. Every
+        # worker with a job is killed, so the one that holds the turn is.
+        victims: list[subprocess.Popen] = []
         deadline = time.monotonic() + 30
-        while victim is None and time.monotonic() < deadline:
-            for worker in Worker.all(connection=connection):
-                if worker.get_current_job_id() is not None:
-                    victim = next((p for p in workers if p.pid == worker.pid), None)
+        while not victims and time.monotonic() < deadline:
+            busy = {w.pid for w in Worker.all(connection=connection) if w.get_current_job_id()}
+            if busy and connection.zcard(PENDING) and not any(q.count for q in queues):
+                victims = [p for p in workers if p.pid in busy]
             time.sleep(0.02)
-        assert victim is not None, "caught a worker in the middle of a bot turn"
-        # The worker and the work horse computing the turn (RQ gives the horse its own session).
-        for pid in [*children(victim.pid), victim.pid]:
-            os.kill(pid, signal.SIGKILL)
-        victim.wait()
+        assert victims, "caught the workers in the middle of a bot turn"
+        for victim in victims:  # the worker and any process of its own
+            for pid in [*children(victim.pid), victim.pid]:
+                os.kill(pid, signal.SIGKILL)
+            victim.wait()
+            workers.remove(victim)
+            workers.append(worker())
         final = wait_until(server.base, match["id"], None,
                            lambda v: v["status"] == "finished", timeout=180)
         assert final["winner"] is not None
@@ -125,14 +141,14 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
         assert connection.keys("rq:job:*_again*"), "the abandoned turn was queued again"
         # The last job clears its turn just after its move finished the match.
         deadline = time.monotonic() + 30
-        while connection.zcard("cardems:pending-bot-turns") and time.monotonic() < deadline:
+        while connection.zcard(PENDING) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert connection.zcard("cardems:pending-bot-turns") == 0
+        assert connection.zcard(PENDING) == 0
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                os.killpg(worker.pid, signal.SIGTERM)
-                worker.wait(20)
+        for process in workers:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(20)
         server.stop()
         connection.close()
 
@@ -236,4 +252,30 @@ def test_a_turn_whose_job_died_falls_due_though_it_is_handed_on_again_and_again(
     assert dispatcher.connection.zscore(PENDING, member) is not None
     assert dispatcher.sweep(now=time.time() + 2 * OVERDUE) == 1
     assert [j.id for j in queue.jobs] == ["bot_m2_1_4_again1"] * 2
+    dispatcher.close()
+
+
+def test_a_job_takes_the_turns_that_wait_in_the_queue_people_s_first(redis_url):
+    """Under load a job goes on with the turns that wait in the queue, each taken in one round
+    trip: the job it was queued as ends there, unrun, and leaves nothing behind but the trace
+    of a turn queued again. The turn stays pending until it is made."""
+    from rq import Queue
+
+    from workers.rq_dispatch import PENDING, QUEUE, RqDispatcher
+
+    dispatcher = RqDispatcher(redis_url)
+    connection = redis.Redis.from_url(redis_url)
+    dispatcher.enqueue("m_3", 1, 4)
+    dispatcher.enqueue("m_3", 2, 4)
+    dispatcher.enqueue("m4", 0, 9, urgent=True)
+    dispatcher.enqueue("m_3", 3, 4, attempt=2)
+    taken = [dispatcher.take() for _ in range(4)]
+    assert taken == [("m4", 0, 9, 0), ("m_3", 1, 4, 0), ("m_3", 2, 4, 0), ("m_3", 3, 4, 2)]
+    assert Queue(QUEUE, connection=connection).count == 0
+    assert [k.decode() for k in connection.keys("rq:job:*")] == ["rq:job:bot_m_3_3_4_again2"]
+    assert connection.hget("rq:job:bot_m_3_3_4_again2", "status") == b"finished"
+    assert connection.zcard(PENDING) == 4, "each turn pending until its move is made"
+    began = time.monotonic()
+    assert dispatcher.take(wait=0.2) is None
+    assert time.monotonic() - began >= 0.15, "it waited for a turn to come"
     dispatcher.close()
