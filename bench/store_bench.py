@@ -4,6 +4,7 @@ XADD on the same server, and the cost of reading and folding a long match."""
 from __future__ import annotations
 
 import multiprocessing
+import resource
 import statistics
 import subprocess
 import time
@@ -54,7 +55,8 @@ def appends(url: str, clients: int, count: int) -> dict[str, float]:
     latencies.sort()
     return {"appends/s": len(latencies) / elapsed,
             "p50 ms": 1000 * statistics.median(latencies),
-            "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1]}
+            "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
+            "max ms": 1000 * latencies[-1]}
 
 
 def appends_in_threads(url: str, threads: int, count: int) -> dict[str, float]:
@@ -82,15 +84,22 @@ def appends_in_threads(url: str, threads: int, count: int) -> dict[str, float]:
     for w in workers:
         w.start()
     go.wait()
-    start = time.perf_counter()
+    start, used = time.perf_counter(), _cpu()
     for w in workers:
         w.join()
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, _cpu() - used
     store.close()
     latencies.sort()
     return {"appends/s": len(latencies) / elapsed,
             "p50 ms": 1000 * statistics.median(latencies),
-            "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1]}
+            "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
+            "cpu µs": 1e6 * used / len(latencies)}
+
+
+def _cpu() -> float:
+    """This process's processor time so far, user and system, every thread."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def redis_benchmark_xadd(port: int, clients: int, requests: int) -> float:
@@ -145,7 +154,8 @@ def run() -> None:
             ours_sqlite = appends(sqlite_url, clients, count)
             for name, fig in (("sqlite", ours_sqlite), ("redis", ours_redis)):
                 print(f"  {name:6s} {clients:2d} clients  {fig['appends/s']:9,.0f} appends/s"
-                      f"  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms")
+                      f"  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms"
+                      f"  max {fig['max ms']:7.2f} ms")
             print(f"  redis-benchmark XADD {clients:2d} clients {xadd:9,.0f} ops/s;"
                   f" our redis appends / XADD = {ours_redis['appends/s'] / xadd:.2f}")
         print("store: SQLite, threads of one process sharing a store (the server's case);"
@@ -156,7 +166,8 @@ def run() -> None:
                 url = f"sqlite:///{folder / f'threads-{commit}.sqlite3'}?commit={commit}"
                 fig = figures[commit, threads] = appends_in_threads(url, threads, count)
                 print(f"  commit={commit:5s} {threads:2d} threads {fig['appends/s']:9,.0f}"
-                      f" appends/s  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms")
+                      f" appends/s  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms"
+                      f"  processor {fig['cpu µs']:4.0f} µs an append")
         for commit in ("each", "group"):
             ratio = figures[commit, 16]["p99 ms"] / figures[commit, 1]["p99 ms"]
             rate = figures[commit, 16]["appends/s"] / figures[commit, 1]["appends/s"]
