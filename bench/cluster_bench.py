@@ -1,18 +1,22 @@
 """Redis Cluster figures: appends on a 3-master, 3-replica cluster with and without waiting
-for a replica, beside one Redis, in one run; and how long a shard takes to accept appends
-again after its master is killed."""
+for a replica, beside one Redis, in one run; how long an append acknowledged without waiting
+is on its master alone (the window a failover can lose); and how long a shard takes to accept
+appends again after its master is killed."""
 
 from __future__ import annotations
 
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from bench.store_bench import appends
+import redis
+
+from bench.store_bench import SPAWN, EventFlag, appends
 from eventstore import NewEvent, StoreError, open_store
 from eventstore.redis_store import Buckets
-from tests.redis_server import RedisCluster, scratch_redis
+from tests.redis_server import RedisCluster, RedisServer, scratch_redis
 
 
 def failover_seconds(cluster: RedisCluster, wait: int) -> tuple[float, float]:
@@ -43,6 +47,62 @@ def failover_seconds(cluster: RedisCluster, wait: int) -> tuple[float, float]:
     return acknowledged, time.monotonic() - killed
 
 
+def replica_of(master: RedisServer) -> redis.Redis:
+    """A connection to the replica of `master` that may read its keys."""
+    info = redis.Redis(port=master.port, decode_responses=True).info("replication")
+    replica = redis.Redis(host=info["slave0"]["ip"], port=info["slave0"]["port"])
+    replica.execute_command("READONLY")
+    return replica
+
+
+def replication_lag(cluster: RedisCluster, samples: int, busy: int) -> dict[str, float]:
+    """Appends acknowledged without waiting (wait=0), each followed at once by polling the
+    replica of its master until the event is there: how long each acknowledged event was on
+    one machine only, while `busy` other processes append to the cluster. The same poll of
+    the master (one round trip, the measurement's floor) is taken beside it."""
+    store = open_store(f"{cluster.url}?wait=0")
+    stream = f"lag-{busy}"
+    key = Buckets().keys(stream)[0]
+    master = cluster.master_of(key)
+    replica = replica_of(master)
+    on_master = redis.Redis(port=master.port)
+    stop = SPAWN.Event()
+    others = [SPAWN.Process(target=_keep_appending, args=(cluster.url, f"busy-{i}", stop))
+              for i in range(busy)]
+    for other in others:
+        other.start()
+    time.sleep(1.0 + 0.2 * busy)  # the other clients under way
+    lags, floor = [], []
+    try:
+        for version in range(samples):
+            store.append(stream, [NewEvent("T", {"n": version}, "t")], version)
+            acknowledged = time.perf_counter()
+            while replica.xlen(key) <= version:
+                pass
+            lags.append(time.perf_counter() - acknowledged)
+            start = time.perf_counter()
+            on_master.xlen(key)
+            floor.append(time.perf_counter() - start)
+    finally:
+        stop.set()
+        for other in others:
+            other.join()
+        store.close()
+    lags.sort()
+    return {"p50 ms": 1000 * statistics.median(lags),
+            "p99 ms": 1000 * lags[int(len(lags) * 0.99) - 1],
+            "max ms": 1000 * lags[-1], "floor ms": 1000 * statistics.median(floor)}
+
+
+def _keep_appending(url: str, stream: str, stop: EventFlag) -> None:
+    store = open_store(f"{url}?wait=0")
+    version = 0
+    while not stop.is_set():
+        store.append(stream, [NewEvent("T", {}, "t")], version)
+        version += 1
+    store.close()
+
+
 def run() -> None:
     folder = Path(tempfile.mkdtemp(prefix="cardems-cluster-"))
     cluster = RedisCluster(folder / "cluster")
@@ -67,6 +127,13 @@ def run() -> None:
                 print(f"  wait=1 / wait=0 at {clients} clients: appends/s"
                       f" x{waited['appends/s'] / base['appends/s']:.2f},"
                       f" p50 x{waited['p50 ms'] / base['p50 ms']:.2f}")
+        print("cluster: how long an append acknowledged with wait=0 is on its master alone"
+              " (polling its replica until the event is there)")
+        for busy in (0, 8):
+            lag = replication_lag(cluster, samples=1000, busy=busy)
+            print(f"  {busy:2d} other clients appending: p50 {lag['p50 ms']:.2f} ms"
+                  f"  p99 {lag['p99 ms']:.2f} ms  max {lag['max ms']:.2f} ms"
+                  f"  (one poll of the master: {lag['floor ms']:.2f} ms)")
         for wait in (0, 1):
             acknowledged, whole = failover_seconds(cluster, wait)
             print(f"  kill -9 of a master, wait={wait}: appends acknowledged again after"
