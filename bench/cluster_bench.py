@@ -61,13 +61,14 @@ def replication_lag(cluster: RedisCluster, samples: int, busy: int) -> dict[str,
     one machine only, while `busy` other processes append to the cluster. The same poll of
     the master (one round trip, the measurement's floor) is taken beside it."""
     store = open_store(f"{cluster.url}?wait=0")
-    stream = f"lag-{busy}"
+    stream = f"lag-{busy}-{time.time_ns()}"
     key = Buckets().keys(stream)[0]
     master = cluster.master_of(key)
     replica = replica_of(master)
     on_master = redis.Redis(port=master.port)
     stop = SPAWN.Event()
-    others = [SPAWN.Process(target=_keep_appending, args=(cluster.url, f"busy-{i}", stop))
+    others = [SPAWN.Process(target=_keep_appending,
+                            args=(cluster.url, f"{stream}-busy-{i}", stop))
               for i in range(busy)]
     for other in others:
         other.start()
