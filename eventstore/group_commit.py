@@ -7,16 +7,14 @@ first caller still waiting, which takes what gathered meanwhile. A write that fa
 expected version) fails alone; a commit that fails fails every write of its batch. No caller
 is acknowledged before its commit.
 
-Under gevent's green threads the transaction runs on a real thread of the hub's pool, so the
-fsync and any wait on the file's lock hold up no other green thread; SQLite lets the GIL go
-while it works.
+Under gevent's green threads, a writer that must wait for another process's turn waits on a
+real thread of the hub's pool (`off_the_loop`), so that it holds up no other green thread.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from functools import partial
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -88,7 +86,7 @@ class GroupCommit:
         with self._lock:
             batch, self._queue = self._queue, []
         try:
-            off_the_loop(partial(self._commit, batch))
+            self._commit(batch)
         except BaseException as exc:  # the whole batch fails with its commit
             for write in batch:
                 write.result, write.error = None, write.error or exc

@@ -73,3 +73,6 @@ def _burst_on(store, stream: str, writer: int, ack_path: str) -> None:
         for e in stored:
             os.write(fd, f"{e.version} {writer} {i} {e.hash}\n".encode())
         i += 1
+        # A request hands over here as it writes its reply to its socket. Green threads must
+        # say so: the store itself leaves the event loop only to wait for another process.
+        time.sleep(0)
