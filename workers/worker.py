@@ -18,6 +18,7 @@ from workers.rq_dispatch import PERSON_QUEUE, QUEUE, RqDispatcher
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
 RECONNECT_SECONDS = 1.0
+LISTEN_SECONDS = 0.5  # how long a stopping worker may wait for its command listener
 
 
 def _sweep_forever(dispatcher: RqDispatcher, stop: threading.Event) -> None:
@@ -41,6 +42,17 @@ class TurnWorker(SimpleWorker):
             super().execute_job(job, queue)
         finally:
             self.in_job = False
+
+    def subscribe(self) -> None:
+        """As RQ's, but the thread that listens for commands to this worker wakes every
+        LISTEN_SECONDS, not every 60 s. When the worker stops, RQ unsubscribes and then waits
+        for that thread to end. If the thread reads the unsubscription before it is told to
+        stop, it sleeps until its next wake, so one stop in ten here took a minute."""
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(
+            sleep_time=LISTEN_SECONDS, daemon=True,
+            exception_handler=self._pubsub_exception_handler)
 
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.stop_asked = True

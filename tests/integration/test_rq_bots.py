@@ -279,3 +279,53 @@ def test_a_job_takes_the_turns_that_wait_in_the_queue_people_s_first(redis_url):
     assert dispatcher.take(wait=0.2) is None
     assert time.monotonic() - began >= 0.15, "it waited for a turn to come"
     dispatcher.close()
+
+
+
+def test_a_worker_asked_to_stop_exits_at_once_and_leaves_rq_s_registry(redis_url):
+    import signal
+
+    connection = redis.Redis.from_url(redis_url)
+    for _ in range(4):
+        worker = subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
+                                   redis_url], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            # Idle: waiting for a job, its signal handlers in place.
+            while [w.get_state() for w in Worker.all(connection=connection)] != ["idle"]:
+                assert time.monotonic() < deadline, "the worker never came up"
+                time.sleep(0.02)
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(10) == 0
+        finally:
+            worker.kill()
+            worker.wait()
+        assert Worker.all(connection=connection) == []
+
+
+def test_a_stopping_worker_s_command_listener_ends_soon_whatever_it_read_first(redis_url):
+    """RQ stops a worker by unsubscribing it from its commands, then waiting for the thread
+    that listens for them. If that thread reads the unsubscription before it is told to stop
+    (one stop in ten here), it sleeps out its poll before it ends: a minute with RQ's own
+    poll, which held a stopping worker that long."""
+    import threading
+
+    from workers.worker import TurnWorker
+
+    worker = TurnWorker(["turns"], connection=redis.Redis.from_url(redis_url))
+    worker.subscribe()
+    listener, pubsub = worker.pubsub_thread, worker.pubsub
+    assert listener is not None and pubsub is not None
+    deadline = time.monotonic() + 10
+    while not pubsub.subscribed:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    pubsub.unsubscribe()
+    while pubsub.subscribed:  # the listener has read the unsubscription: the bad order
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    stopping = threading.Thread(target=listener.stop, daemon=True)
+    stopping.start()
+    stopping.join(5)
+    assert not stopping.is_alive() and not listener.is_alive()
