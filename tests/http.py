@@ -68,6 +68,23 @@ def wait_until(condition: Any, timeout: float = 60.0, every: float = 0.05) -> An
         time.sleep(every)
 
 
+def stop_workers(workers: list[subprocess.Popen], timeout: float = 20) -> None:
+    """SIGTERM to every worker process. One still running `timeout` seconds later is killed,
+    so that nothing outlives the test, and the stop fails."""
+    for worker in workers:
+        worker.terminate()
+    deadline = time.monotonic() + timeout
+    stuck = []
+    for worker in workers:
+        try:
+            worker.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            stuck.append(worker.pid)
+            worker.kill()
+            worker.wait()
+    assert not stuck, f"workers {stuck} did not stop within {timeout} s of SIGTERM"
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is `pid` (gunicorn's workers, RQ's work horses)."""
     out = []

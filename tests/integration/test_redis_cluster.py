@@ -152,7 +152,7 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
     import subprocess
     import sys
 
-    from tests.http import ROOT, Server, call
+    from tests.http import ROOT, Server, call, stop_workers
     from tests.integration.test_rq_bots import play_seat_zero_to_the_end, wait_until
 
     cluster.wait_until_ok()
@@ -177,11 +177,10 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
             report = call(server.base, "GET", f"/v1/matches/{match_id}/verify").body
             assert report["ok"] and report["deals_ok"], report
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(20)
-        server.stop()
+        try:
+            stop_workers(workers)
+        finally:
+            server.stop()
 
 
 def test_the_rate_limits_are_counted_on_the_cluster_across_processes(cluster):

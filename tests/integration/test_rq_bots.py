@@ -11,7 +11,7 @@ import pytest
 import redis
 from rq import Worker
 
-from tests.http import ROOT, Server, a_move, call, children
+from tests.http import ROOT, Server, a_move, call, children, stop_workers
 
 
 @pytest.fixture
@@ -21,12 +21,13 @@ def deployment(redis_url):
     workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
                                  redis_url, "--pace", "0"], cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL) for _ in range(2)]
-    yield server
-    for worker in workers:
-        worker.terminate()
-    for worker in workers:
-        worker.wait(20)
-    server.stop()
+    try:
+        yield server
+    finally:
+        try:
+            stop_workers(workers)
+        finally:
+            server.stop()
 
 
 def wait_until(base, match_id, token, done, timeout=120.0):
@@ -185,13 +186,12 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
         assert report["ok"], report
         assert all(worker.poll() is None for worker in workers), "the workers rode it out"
     finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(20)
-        server.stop()
-        queue.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            stop_workers(workers)
+        finally:
+            server.stop()
+            queue.stop()
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_an_overdue_turn_still_waiting_in_the_queue_is_not_queued_again(redis_url):
