@@ -6,18 +6,14 @@ fsync for the lot), then wakes each caller with its own result and hands the lea
 first caller still waiting, which takes what gathered meanwhile. A write that fails (a stale
 expected version) fails alone; a commit that fails fails every write of its batch. No caller
 is acknowledged before its commit.
-
-Under gevent's green threads, a writer that must wait for another process's turn waits on a
-real thread of the hub's pool (`off_the_loop`), so that it holds up no other green thread.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-T = TypeVar("T")
 Step = Callable[[Any], Any]  # a write on the batch's connection; returns the caller's result
 
 
@@ -41,19 +37,6 @@ class Write:
 
     def wake(self) -> None:
         self._asleep.release()
-
-
-def off_the_loop(work: Callable[[], T]) -> T:
-    """Runs `work` where it blocks nothing else: on a real thread when green threads are in
-    charge of this one, else right here."""
-    try:
-        from gevent import get_hub, monkey
-    except ImportError:  # pragma: no cover - gevent is a dependency of the server
-        return work()
-    if not monkey.is_module_patched("threading"):
-        return work()
-    result: T = get_hub().threadpool.apply(work)
-    return result
 
 
 class GroupCommit:

@@ -76,3 +76,28 @@ def _burst_on(store, stream: str, writer: int, ack_path: str) -> None:
         # A request hands over here as it writes its reply to its socket. Green threads must
         # say so: the store itself leaves the event loop only to wait for another process.
         time.sleep(0)
+
+
+def append_beside_a_ticker(url: str, folder: str) -> None:
+    """Under gevent: one green thread appends while another counts ticks of the event loop
+    into `ticks.txt`; `appended.txt` says when the append has returned."""
+    from gevent import monkey
+
+    monkey.patch_all()
+    import gevent
+
+    store = open_store(url)
+    store.version("waited")
+
+    def tick() -> None:
+        fd = os.open(f"{folder}/ticks.txt", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        while True:
+            os.write(fd, b".")
+            gevent.sleep(0.01)
+
+    ticker = gevent.spawn(tick)
+    store.append("waited", [NewEvent("Waited", {}, "t")], 0)
+    with open(f"{folder}/appended.txt", "w") as done:
+        done.write("ok")
+    ticker.kill()
+    store.close()

@@ -15,7 +15,12 @@ import pytest
 
 from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent, chain_hash, open_store
 from eventstore.base import canonical
-from tests.integration.store_workers import burst, burst_together, race
+from tests.integration.store_workers import (
+    append_beside_a_ticker,
+    burst,
+    burst_together,
+    race,
+)
 
 SPAWN = multiprocessing.get_context("spawn")
 
@@ -240,4 +245,34 @@ def test_in_one_batch_a_stale_append_fails_alone(tmp_path):
     assert all(outcomes[f"own-{i}"] == "ok" for i in range(6))
     assert [e.data["by"] for e in store.read("same")] == [
         f"same-{same.index('ok')}"]
+    store.close()
+
+
+def test_a_green_thread_process_waiting_for_another_s_turn_keeps_serving(tmp_path):
+    """While another process holds the SQLite file's writer lock, a gevent process's append
+    waits for its turn on a real thread: the process's other green threads go on (here a
+    ticker), and the append lands once the lock is free."""
+    import fcntl
+
+    path = tmp_path / "turns.sqlite3"
+    url = f"sqlite:///{path}"
+    open_store(url).close()  # the schema, before the lock is taken
+    lock = os.open(f"{path}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    proc = SPAWN.Process(target=append_beside_a_ticker, args=(url, str(tmp_path)), daemon=True)
+    proc.start()
+    ticks, appended = tmp_path / "ticks.txt", tmp_path / "appended.txt"
+    try:
+        deadline = time.monotonic() + 60
+        while not ticks.exists() or len(ticks.read_bytes()) < 50:  # half a second of ticks
+            assert time.monotonic() < deadline, "the event loop stood still while waiting"
+            time.sleep(0.02)
+        assert not appended.exists(), "the append went ahead of the lock's holder"
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        os.close(lock)
+    proc.join(60)
+    assert proc.exitcode == 0 and appended.read_text() == "ok"
+    store = open_store(url)
+    assert [e.type for e in store.read("waited")] == ["Waited"]
     store.close()
