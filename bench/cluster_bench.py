@@ -49,7 +49,8 @@ def failover_seconds(cluster: RedisCluster, wait: int) -> tuple[float, float]:
 
 def replica_of(master: RedisServer) -> redis.Redis:
     """A connection to the replica of `master` that may read its keys."""
-    info = redis.Redis(port=master.port, decode_responses=True).info("replication")
+    with redis.Redis(port=master.port, decode_responses=True) as client:
+        info = client.info("replication")
     replica = redis.Redis(host=info["slave0"]["ip"], port=info["slave0"]["port"])
     replica.execute_command("READONLY")
     return replica
@@ -79,7 +80,8 @@ def replication_lag(cluster: RedisCluster, samples: int, busy: int) -> dict[str,
             store.append(stream, [NewEvent("T", {"n": version}, "t")], version)
             acknowledged = time.perf_counter()
             while replica.xlen(key) <= version:
-                pass
+                if time.perf_counter() - acknowledged > 10:
+                    raise RuntimeError("the replica did not get the event within 10 s")
             lags.append(time.perf_counter() - acknowledged)
             start = time.perf_counter()
             on_master.xlen(key)
@@ -89,6 +91,8 @@ def replication_lag(cluster: RedisCluster, samples: int, busy: int) -> dict[str,
         for other in others:
             other.join()
         store.close()
+        replica.close()
+        on_master.close()
     lags.sort()
     return {"p50 ms": 1000 * statistics.median(lags),
             "p99 ms": 1000 * lags[int(len(lags) * 0.99) - 1],
