@@ -1,13 +1,15 @@
 """The long load runs of the whole deployment (tests/load/harness.py): `bench load`, hundreds
 of people and tables of bots for five minutes while an API process, a worker and a Redis
 master are killed; `bench soak`, thirty minutes without faults, with the memory of every
-process at the start and the end and the latency over time drawn to docs/img/soak.png."""
+process read each half minute, and the latency and memory over time drawn to
+docs/img/soak.png."""
 
 from __future__ import annotations
 
 import csv
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -66,11 +68,69 @@ def _memory(deployment: Deployment) -> dict[str, float]:
         pids[name] = node.process.pid
     out = {}
     for name, pid in pids.items():
-        status = Path(f"/proc/{pid}/status").read_text()
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except FileNotFoundError:  # the process is gone: no reading
+            continue
         kib = next(int(line.split()[1]) for line in status.splitlines()
                    if line.startswith("VmRSS:"))
         out[name] = kib / 1024
     return out
+
+
+MEMORY_EVERY = 30.0  # seconds between two readings of every process's memory
+
+
+class MemoryLog:
+    """Every process's resident memory, read every MEMORY_EVERY seconds on a thread of its
+    own until stopped: whether a process's memory levels off shows only over the run."""
+
+    def __init__(self, deployment: Deployment) -> None:
+        self._deployment = deployment
+        self._stop = threading.Event()
+        self._start = time.monotonic()
+        self.readings: list[tuple[float, dict[str, float]]] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            minutes = (time.monotonic() - self._start) / 60
+            self.readings.append((minutes, _memory(self._deployment)))
+            if self._stop.wait(MEMORY_EVERY):
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.readings.append(((time.monotonic() - self._start) / 60,
+                              _memory(self._deployment)))
+
+    def report(self) -> str:
+        """Per process: at the start, the end, the least and the most, and the minute after
+        which it never rose by more than a tenth of what it gained over the whole run."""
+        lines = []
+        for name in self.readings[0][1]:
+            series = [(m, r[name]) for m, r in self.readings if name in r]
+            values = [v for _, v in series]
+            level = _levelled_at(series)
+            lines.append(f"  memory {name:15s} {values[0]:7.1f} MiB at the start,"
+                         f" {values[-1]:7.1f} at the end (least {min(values):.1f}, most"
+                         f" {max(values):.1f}); level from minute {level:.1f}")
+        return "\n".join(lines)
+
+
+def _levelled_at(series: list[tuple[float, float]]) -> float:
+    """The first minute after which the memory stays within a tenth of the run's whole gain
+    (or within 1 MiB, for a process that hardly grew) of its final reading."""
+    final = series[-1][1]
+    margin = max(1.0, 0.1 * (final - series[0][1]))
+    level = series[-1][0]
+    for minute, value in reversed(series):
+        if abs(value - final) > margin:
+            break
+        level = minute
+    return level
 
 
 def soak(users: int = 80, seconds: int = 1800, chart: str = "docs/img/soak.png") -> None:
@@ -79,14 +139,14 @@ def soak(users: int = 80, seconds: int = 1800, chart: str = "docs/img/soak.png")
     try:
         print(f"soak: {users} people for {seconds // 60} minutes, no faults")
         time.sleep(5)  # the processes settle after their start
-        before = _memory(deployment)
-        run = run_load(deployment, folder, users, seconds, faults=[], history=True)
-        after = _memory(deployment)
+        memory = MemoryLog(deployment)
+        try:
+            run = run_load(deployment, folder, users, seconds, faults=[], history=True)
+        finally:
+            memory.stop()
         print(figures(run))
-        for name in before:
-            print(f"  memory {name:15s} {before[name]:7.1f} MiB at the start,"
-                  f" {after[name]:7.1f} MiB at the end")
-        _draw(folder / "load_stats_history.csv", ROOT / chart)
+        print(memory.report())
+        _draw(folder / "load_stats_history.csv", memory.readings, ROOT / chart)
         print(f"  chart: {chart}")
         _checks(deployment, run)
     finally:
@@ -94,8 +154,9 @@ def soak(users: int = 80, seconds: int = 1800, chart: str = "docs/img/soak.png")
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _draw(history: Path, path: Path) -> None:
-    """Latency percentiles and failures over the run, from locust's history of all requests."""
+def _draw(history: Path, memory: list[tuple[float, dict[str, float]]], path: Path) -> None:
+    """Latency percentiles and failures over the run, from locust's history of all requests,
+    and the memory of the serving and bot processes."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -106,16 +167,22 @@ def _draw(history: Path, path: Path) -> None:
                   and r["50%"] not in ("N/A", "0")]
     start = int(points[0]["Timestamp"])
     minutes = [(int(r["Timestamp"]) - start) / 60 for r in points]
-    figure, (latency, failures) = pyplot.subplots(2, 1, figsize=(8, 5), sharex=True,
-                                                  height_ratios=(3, 1))
+    figure, (latency, failures, resident) = pyplot.subplots(
+        3, 1, figsize=(8, 7), sharex=True, height_ratios=(3, 1, 2))
     for column in ("50%", "95%", "99%"):
         latency.plot(minutes, [float(r[column]) for r in points], label=f"p{column[:-1]}")
     latency.set_ylabel("latency (ms)")
     latency.legend()
-    latency.set_title("Soak: every request, latency over time")
+    latency.set_title("Soak: every request's latency, the failures and the memory over time")
     failures.plot(minutes, [float(r["Total Failure Count"]) for r in points], color="#c0504d")
     failures.set_ylabel("failed (total)")
-    failures.set_xlabel("minutes")
+    for name in memory[0][1]:
+        if name.startswith(("API", "worker", "queue")):
+            resident.plot([m for m, _ in memory], [r.get(name, float("nan")) for _, r in memory],
+                          label=name)
+    resident.set_ylabel("memory (MiB)")
+    resident.legend(fontsize="small", ncol=3)
+    resident.set_xlabel("minutes")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
