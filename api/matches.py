@@ -98,6 +98,13 @@ def reply_response(view: dict[str, Any], version: int, status: int = 200) -> Res
     return response
 
 
+def view_response(body: bytes, version: int) -> Response:
+    """A view the service has already written as JSON."""
+    response = current_app.response_class(body, mimetype="application/json")
+    response.headers["ETag"] = f'"{version}"'
+    return response
+
+
 def moved(reply: Reply) -> Response:
     return reply_response(reply.view, reply.version)
 
@@ -118,7 +125,7 @@ def create_match() -> Response:
 @bp.get("/<match_id>")
 def get_match(match_id: str) -> Response:
     seat = service().seat_of(match_id, bearer())
-    return reply_response(*service().view(match_id, seat))
+    return view_response(*service().view_body(match_id, seat))
 
 
 @bp.post("/<match_id>/passes")

@@ -118,6 +118,10 @@ class MatchService:
     def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
         return self.reads.view(match_id, viewer)
 
+    def view_body(self, match_id: str, viewer: int | None) -> tuple[bytes, int]:
+        """The view as JSON, kept per version for the readers who poll it."""
+        return self.reads.view_body(match_id, viewer)
+
     def events(self, match_id: str, viewer: int | None, after: int = 0,
                limit: int = 100) -> tuple[list[dict[str, Any]], Match]:
         return self.reads.events(match_id, viewer, after, limit)
