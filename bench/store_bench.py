@@ -1,5 +1,6 @@
 """Event store figures: appends per second and latency on each backend, beside redis-benchmark's
-XADD on the same server, and the cost of reading and folding a long match."""
+XADD on the same server; SQLite shared by the threads, then by the green threads, of one
+process; and the cost of reading and folding a long match."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def appends(url: str, clients: int, count: int) -> dict[str, float]:
 
 def appends_in_threads(url: str, threads: int, count: int) -> dict[str, float]:
     """`threads` threads of one process sharing one store, each appending `count` single
-    events to its own stream: the serving process's case, where group commit applies."""
+    events to its own stream: a threaded server's case (`cardems serve --dev`), where the
+    appends of threads waiting at once share a commit."""
     import threading
 
     store = open_store(url)
@@ -94,6 +96,18 @@ def appends_in_threads(url: str, threads: int, count: int) -> dict[str, float]:
             "p50 ms": 1000 * statistics.median(latencies),
             "p99 ms": 1000 * latencies[int(len(latencies) * 0.99) - 1],
             "cpu µs": 1e6 * used / len(latencies)}
+
+
+def appends_in_green_threads(url: str, green_threads: int, count: int) -> dict[str, float]:
+    """The same from green threads of one gevent process (the serving process's case), in a
+    process of its own (bench/store_green.py)."""
+    import json
+    import sys
+
+    output = subprocess.run([sys.executable, "-m", "bench.store_green", url, str(green_threads),
+                             str(count)], capture_output=True, text=True, check=True).stdout
+    figures: dict[str, float] = json.loads(output)
+    return figures
 
 
 def _cpu() -> float:
@@ -158,7 +172,7 @@ def run() -> None:
                       f"  max {fig['max ms']:7.2f} ms")
             print(f"  redis-benchmark XADD {clients:2d} clients {xadd:9,.0f} ops/s;"
                   f" our redis appends / XADD = {ours_redis['appends/s'] / xadd:.2f}")
-        print("store: SQLite, threads of one process sharing a store (the server's case);"
+        print("store: SQLite, threads of one process sharing a store (a threaded server's case);"
               " one transaction per append against group commit")
         figures = {}
         for commit in ("each", "group"):
@@ -172,6 +186,17 @@ def run() -> None:
             ratio = figures[commit, 16]["p99 ms"] / figures[commit, 1]["p99 ms"]
             rate = figures[commit, 16]["appends/s"] / figures[commit, 1]["appends/s"]
             print(f"  commit={commit}: 16 threads / 1: p99 x{ratio:.1f}, appends/s x{rate:.1f}")
+        print("store: SQLite, green threads of one gevent process (the server's case), each"
+              " yielding after its append; latency is a round, from one append's end to the next")
+        green = {}
+        for threads, count in ((1, 1000), (16, 200)):
+            url = f"sqlite:///{folder / 'green.sqlite3'}"
+            fig = green[threads] = appends_in_green_threads(url, threads, count)
+            print(f"  {threads:2d} green threads {fig['appends/s']:9,.0f} appends/s"
+                  f"  p50 {fig['p50 ms']:6.2f} ms  p99 {fig['p99 ms']:6.2f} ms"
+                  f"  {fig['batch']:5.2f} appends a commit")
+        print(f"  16 green threads / 1: p99 x{green[16]['p99 ms'] / green[1]['p99 ms']:.1f},"
+              f" appends/s x{green[16]['appends/s'] / green[1]['appends/s']:.1f}")
         events = long_match()
         for name, url in (("sqlite", sqlite_url), ("redis", redis.url)):
             seconds = read_and_fold(url, events)

@@ -1,9 +1,11 @@
 """The embedded store: one SQLite file in WAL mode, the primary key as the concurrency guard.
 
-Writes go through group commit (`eventstore.group_commit`): the appends of every thread of a
-process share one transaction and one fsync, and each is acknowledged once it is on disk.
-Between processes a lock file hands the write lock on in turn, so that a process waiting to
-write sleeps in the kernel until its turn, not in SQLite's polling busy handler.
+Writes go through group commit (`eventstore.group_commit`): the appends that wait at once, from
+the threads of a process, share one transaction and one fsync, and each is acknowledged once
+it is on disk. Between processes a lock file hands the write lock on in turn, so that a process
+waiting to write sleeps in the kernel until its turn, not in SQLite's polling busy handler.
+Under gevent the transaction blocks the loop, so appends gather only while the process waits
+for that lock (docs/deploy.md).
 """
 
 from __future__ import annotations
