@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search search-full timing streams fair play views rq cluster load soak)."""
+bots search search-full timing streams fair play views rq cluster load soak memory)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ SUITES = {
     "cluster": "bench.cluster_bench",
     "load": "bench.load_bench:load",  # five minutes, with faults
     "soak": "bench.load_bench:soak",  # thirty minutes: only when asked for
+    "memory": "bench.memory_bench",  # a few minutes: only when asked for
 }
 
 # The long ones run only when named: `make bench` stays under ten minutes.
-ON_REQUEST = ("search-full", "cluster", "load", "soak")
+ON_REQUEST = ("search-full", "cluster", "load", "soak", "memory")
 
 
 def main(names: list[str]) -> None:
