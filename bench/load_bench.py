@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.http import call, children
+from tests.http import call, children, resident_mib
 from tests.load.harness import (
     Deployment,
     Run,
@@ -66,16 +66,8 @@ def _memory(deployment: Deployment) -> dict[str, float]:
         assert node.process is not None
         name = "queue Redis" if node is deployment.queue else f"cluster node {i + 1}"
         pids[name] = node.process.pid
-    out = {}
-    for name, pid in pids.items():
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-        except FileNotFoundError:  # the process is gone: no reading
-            continue
-        kib = next(int(line.split()[1]) for line in status.splitlines()
-                   if line.startswith("VmRSS:"))
-        out[name] = kib / 1024
-    return out
+    readings = {name: resident_mib(pid) for name, pid in pids.items()}
+    return {name: mib for name, mib in readings.items() if mib is not None}  # none if gone
 
 
 MEMORY_EVERY = 30.0  # seconds between two readings of every process's memory
@@ -107,8 +99,8 @@ class MemoryLog:
                               _memory(self._deployment)))
 
     def report(self) -> str:
-        """Per process: at the start, the end, the least and the most, and the minute after
-        which it never rose by more than a tenth of what it gained over the whole run."""
+        """Per process: at the start, the end, the least and the most, and the minute from
+        which it stayed level (see _levelled_at)."""
         lines = []
         for name in self.readings[0][1]:
             series = [(m, r[name]) for m, r in self.readings if name in r]

@@ -15,7 +15,6 @@ import random
 import tempfile
 import tracemalloc
 from collections.abc import Callable
-from pathlib import Path
 
 from domain.events import SeatSpec
 from domain.rules import Rules
@@ -23,15 +22,11 @@ from domain.views import view_for, view_json
 from service import MatchService
 from service.bootstrap import build_service
 from service.reads import VIEWS_KEPT
+from tests.http import resident_mib
 from workers.dispatch import InlineDispatcher
 
 STEPS, MATCHES_A_STEP = 6, 150
 NO_PACE = {"random": 0.0, "heuristic": 0.0, "expert": 0.0}
-
-
-def _resident_mib() -> float:
-    status = Path("/proc/self/status").read_text()
-    return int(status.split("VmRSS:")[1].split()[0]) / 1024
 
 
 def _play(service: MatchService, rng: random.Random, count: int) -> None:
@@ -73,7 +68,7 @@ def run() -> None:
             gc.collect()
             print(f"  {step * MATCHES_A_STEP:4d} matches: {len(reads._views):5d} views kept,"
                   f" traced {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MiB,"
-                  f" resident {_resident_mib():6.1f} MiB (tracing included)")
+                  f" resident {resident_mib() or 0:6.1f} MiB (tracing included)")
         keys = list(reads._views)
         # copies of the kept JSON, measured as the views' dicts are: made afresh
         as_json = _traced(lambda: [bytes(memoryview(body)) for _, body in reads._views.values()])

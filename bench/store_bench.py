@@ -4,10 +4,12 @@ process; and the cost of reading and folding a long match."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import resource
 import statistics
 import subprocess
+import sys
 import time
 from typing import Any
 
@@ -101,9 +103,6 @@ def appends_in_threads(url: str, threads: int, count: int) -> dict[str, float]:
 def appends_in_green_threads(url: str, green_threads: int, count: int) -> dict[str, float]:
     """The same from green threads of one gevent process (the serving process's case), in a
     process of its own (bench/store_green.py)."""
-    import json
-    import sys
-
     output = subprocess.run([sys.executable, "-m", "bench.store_green", url, str(green_threads),
                              str(count)], capture_output=True, text=True, check=True).stdout
     figures: dict[str, float] = json.loads(output)

@@ -27,7 +27,7 @@ class Reads:
         # The last view each reader of a match was given, as its JSON, and its version:
         # readers poll a match far more often than it moves, and spectators share one view.
         # Kept as JSON, the 4,096 views take about a fifth of the memory they take as
-        # objects (a view's 2 to 3 KB of JSON is about 13 KB of dicts and lists).
+        # objects (a view's 3 KB of JSON is about 16 KB of dicts and lists; `bench memory`).
         self._views: dict[tuple[str, int | None], tuple[int, bytes]] = {}
 
     def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:

@@ -98,6 +98,15 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def resident_mib(pid: int | str = "self") -> float | None:
+    """A process's resident memory in MiB, from /proc; None when the process is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return None
+    return int(status.split("VmRSS:")[1].split()[0]) / 1024
+
+
 class Server:
     """`cardems serve` in its own process, on a free port, until stopped."""
 
