@@ -15,7 +15,6 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from api import counting, limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
-from service import metrics
 from service.bootstrap import DEFAULT_STORE, build_service
 from service.fair_use import FairUse
 from web import init_app as init_web
@@ -75,10 +74,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     @app.get("/healthz")
     def healthz() -> Response:
         return jsonify(HealthOut().dump(service.health()))
-
-    @app.get("/metrics")
-    def metrics_page() -> Response:
-        return Response(metrics.exposition(), mimetype="text/plain; version=0.0.4")
 
     @app.get("/openapi.yaml")
     def openapi() -> Response:

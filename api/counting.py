@@ -12,6 +12,9 @@ from flask import Flask, Response, g, request
 from service import metrics
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+# A label takes a known value or a series would be kept for every made-up method for good.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE",
+                     "CONNECT"})
 
 
 def init_app(app: Flask) -> None:
@@ -24,7 +27,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def counted(response: Response) -> Response:
         route = request.url_rule.rule if request.url_rule else "unmatched"
-        method = request.method
+        method = request.method if request.method in METHODS else "other"
         metrics.REQUESTS.labels(route, method, str(response.status_code)).inc()
         # A stream's time is its whole life: it is counted, not timed.
         if "started" in g and response.mimetype != "text/event-stream":

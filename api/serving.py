@@ -79,7 +79,8 @@ class _Server(BaseApplication):
 
 def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
                  connections: int = 10_000, header_timeout: int = 5,
-                 io_timeout: float = 30.0, access_log: bool = False) -> int:
+                 io_timeout: float = 30.0, access_log: bool = False,
+                 metrics_at: tuple[str, int] | None = None) -> int:
     options = {"bind": f"{host}:{port}", "workers": workers,
                "worker_class": "api.serving.GreenWorker", "worker_connections": connections,
                # Gunicorn reads each request head under its keep-alive time (whole seconds).
@@ -87,11 +88,15 @@ def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
                "timeout": 60, "limit_request_line": 8190}
     if access_log:
         options |= {"accesslog": "-", "logger_class": "api.access_log.JsonAccessLog"}
-    # The processes count into files of one folder, so that any of them answers /metrics
-    # for all; a process that exits leaves its live gauges.
+    # The processes count into files of one folder, which the master sums for a scrape; a
+    # process that exits leaves its live gauges.
     folder = tempfile.mkdtemp(prefix="cardems-metrics-")
     metrics.use_folder(folder)
     options["child_exit"] = lambda server, worker: metrics.process_gone(worker.pid)
+    if metrics_at:
+        # The master answers scrapes from the folder, on the operator's port alone; it
+        # starts before any API process is forked, so none of them carries its thread.
+        options["when_ready"] = lambda server: metrics.serve(*metrics_at)
     try:
         _Server(settings, options, io_timeout).run()
     finally:

@@ -33,6 +33,17 @@ def _pace(spec: str) -> dict[str, float]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _metrics_flags(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument("--metrics-port", type=int, default=None,
+                         help=f"serve {what} (Prometheus) on this port, apart from the API:"
+                              " they time each bot's thinking, which tells whether it had a"
+                              " choice, so only the operator may read them (default: not"
+                              " served)")
+    command.add_argument("--metrics-host", default="127.0.0.1",
+                         help="the address the metrics port listens on (default: loopback"
+                              " only)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardems", description="Cardems, a Hearts service")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -75,13 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
     serve.add_argument("--keepalive", type=float, default=15.0,
                        help="seconds between keep-alive comments on an idle event stream")
+    _metrics_flags(serve, "the API processes' metrics, summed")
     worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)")
     worker.add_argument("--store", required=True, help="redis://HOST:PORT/DB")
     worker.add_argument("--queue", default=None, help=QUEUE_HELP)
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     worker.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
-    worker.add_argument("--metrics-port", type=int, default=None,
-                        help="serve this worker's metrics (Prometheus) on this port")
+    _metrics_flags(worker, "this worker's metrics")
     arena = commands.add_parser("arena", help="duplicate tournament between two bots")
     arena.add_argument("first", choices=BOT_LEVELS)
     arena.add_argument("second", choices=BOT_LEVELS)
@@ -107,9 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.environ[PACE_ENV] = json.dumps(args.pace)
         if args.metrics_port is not None:
-            from prometheus_client import start_http_server
+            from service import metrics
 
-            start_http_server(args.metrics_port, addr="127.0.0.1")
+            metrics.serve(args.metrics_host, args.metrics_port)
         return run_worker(args.store, args.burst, args.queue)
     return 2
 
@@ -132,13 +143,18 @@ def _serve(args: argparse.Namespace) -> int:
                         create_limit=args.create_limit, move_limit=args.move_limit,
                         fair=FairUse(args.bot_matches_per_client, args.bot_matches,
                                      args.bot_rounds, args.idle_hours * 3600))
+    metrics_at = None if args.metrics_port is None else (args.metrics_host, args.metrics_port)
     if args.dev:
+        if metrics_at:
+            from service import metrics
+
+            metrics.serve(*metrics_at)
         create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0
     from api.serving import run_gunicorn
 
     return run_gunicorn(settings, args.host, args.port, args.workers, args.connections,
-                        args.header_timeout, args.io_timeout, args.access_log)
+                        args.header_timeout, args.io_timeout, args.access_log, metrics_at)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ def _dispatcher(service: MatchService, bots: str, store_url: str, queue_url: str
         from workers.rq_dispatch import RqDispatcher
 
         rq = RqDispatcher(store_url, queue_url)
-        metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting, rq.pending))
+        metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting, rq.pending),
+                          across="livemax")
         return rq
     return None

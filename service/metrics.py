@@ -1,11 +1,14 @@
-"""What the service counts, for `GET /metrics` in Prometheus's text format.
+"""What the service counts, in Prometheus's text format, for the operator alone.
+
+The figures are served on a port of their own (`serve`), never on the API's: how long a bot
+thought tells whether it had a choice, which nobody at a table may learn.
 
 Under gunicorn every API process counts for itself and the counts meet in files
 (prometheus-client's multiprocess mode): `cardems serve` names the folder before its
-processes start (`use_folder`), and any of them answers a scrape with the sum. A process
-that is not served so (a test's app, the development server, a worker) counts in memory.
-Names follow Prometheus's conventions; route labels are URL rules, never raw paths, so
-their number stays small.
+processes start (`use_folder`), and the master process answers a scrape with the sum. A
+process that is not served so (a test's app, the development server, a worker) counts in
+memory. Names follow Prometheus's conventions; every label takes one of a few known values
+(route labels are URL rules, never raw paths; methods outside HTTP's own are `other`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from time import perf_counter
+from typing import Literal
 
 from prometheus_client import (
     CollectorRegistry,
@@ -21,6 +25,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
     multiprocess,
+    start_http_server,
     values,
 )
 from prometheus_client.core import GaugeMetricFamily
@@ -41,7 +46,9 @@ OPEN_STREAMS = Gauge("cardems_open_streams", "Live event streams open", ["kind"]
 RATE_LIMITED = Counter("cardems_rate_limited", "Requests refused by a rate or stream limit",
                        ["limit"])
 
-_live: dict[str, Callable[[], Iterable[GaugeMetricFamily]]] = {}
+Across = Literal["livesum", "livemax"]
+_live: dict[str, tuple[Callable[[], Iterable[GaugeMetricFamily]], Across]] = {}
+_published: dict[str, Gauge] = {}
 
 
 def use_folder(folder: str) -> None:
@@ -56,10 +63,30 @@ def process_gone(pid: int) -> None:
         multiprocess.mark_process_dead(pid)
 
 
-def on_scrape(name: str, read: Callable[[], Iterable[GaugeMetricFamily]]) -> None:
+def on_scrape(name: str, read: Callable[[], Iterable[GaugeMetricFamily]],
+              across: Across = "livesum") -> None:
     """`read` gives gauges measured at each scrape (queue depth, turns pending); a later
-    `read` of the same name replaces it (an app made again in the same process)."""
-    _live[name] = read
+    `read` of the same name replaces it (an app made again in the same process). Under
+    gunicorn, `across` says how the master joins the processes' figures: `livesum` for
+    counts of each process's own, `livemax` for a figure every process reads alike."""
+    _live[name] = (read, across)
+
+
+def publish_live() -> None:
+    """Under gunicorn the master answers scrapes and reads nothing of its processes but
+    their files: each process writes its live gauges there now and then (its sweeper does,
+    every few seconds)."""
+    if not os.environ.get(FOLDER):
+        return
+    for read, across in list(_live.values()):
+        for family in read():
+            for sample in family.samples:
+                gauge = _published.get(family.name)
+                if gauge is None:
+                    gauge = _published[family.name] = Gauge(
+                        family.name, family.documentation, list(sample.labels),
+                        multiprocess_mode=across, registry=None)
+                (gauge.labels(**sample.labels) if sample.labels else gauge).set(sample.value)
 
 
 def bot_turn_gauges(waiting: Callable[[], dict[str, int]],
@@ -84,7 +111,7 @@ class _Live(Collector):
     """The gauges read at scrape time."""
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        for read in list(_live.values()):
+        for read, _ in list(_live.values()):
             yield from read()
 
 
@@ -92,14 +119,24 @@ _LIVE = _Live()
 REGISTRY.register(_LIVE)
 
 
-def exposition() -> bytes:
-    """Every metric, summed over the served processes when there are several."""
+def scraped() -> CollectorRegistry:
+    """What a scrape reads: this process's figures, or under gunicorn the files of every
+    served process (their live gauges included, as they last published them)."""
     if not os.environ.get(FOLDER):
-        return generate_latest(REGISTRY)
+        return REGISTRY
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)
-    registry.register(_LIVE)
-    return generate_latest(registry)
+    return registry
+
+
+def exposition() -> bytes:
+    """Every metric, summed over the served processes when there are several."""
+    return generate_latest(scraped())
+
+
+def serve(host: str, port: int) -> None:
+    """Answer scrapes on `host:port` from a thread of this process, until it exits."""
+    start_http_server(port, addr=host, registry=scraped())
 
 
 def stream_opened() -> None:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 from domain.events import AbandonReason
+from service import metrics
 from service.bot_turns import BotTurns
 from service.commands import Commands
 from service.errors import VersionConflict
@@ -65,6 +66,7 @@ class Sweeper:
                 if self._turns:
                     self.bots.recover(overdue_only)
                 overdue_only = True
+                metrics.publish_live()
                 if time.monotonic() >= idle_due:
                     abandon_idle(self.commands)
                     idle_due = time.monotonic() + IDLE_SECONDS

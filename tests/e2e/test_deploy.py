@@ -16,11 +16,11 @@ def test_the_deployment_starts_plays_a_match_and_stops_every_piece(tmp_path):
     data = tmp_path / "deploy"
     for part in ("store", "queue"):
         (data / part).mkdir(parents=True)
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DATA": str(data),
            "API_PORT": str(port), "STORE_PORT": str(free_port()),
-           "QUEUE_PORT": str(free_port()), "BOT_PACE": "0"}
+           "QUEUE_PORT": str(free_port()), "BOT_PACE": "0", "METRICS_PORT": str(metrics_port)}
     honcho = subprocess.Popen([str(bin_dir / "honcho"), "start", "-f", "deploy/Procfile",
                                "-c", "worker=2"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -43,6 +43,8 @@ def test_the_deployment_starts_plays_a_match_and_stops_every_piece(tmp_path):
         wait_until(lambda: call(base, "GET", f"/v1/matches/{match['id']}").body["status"]
                    == "finished", timeout=120)
         assert call(base, "GET", f"/v1/matches/{match['id']}/verify").body["ok"]
+        assert "cardems_appends_total" in call(f"http://127.0.0.1:{metrics_port}", "GET",
+                                               "/metrics").body
         assert list((data / "store").rglob("*.aof")), "the store's Redis keeps its log on disk"
         everyone = pieces + [grandchild for pid in pieces for grandchild in children(pid)]
     finally:
