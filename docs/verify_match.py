@@ -205,8 +205,11 @@ def check_deals(events: list[dict[str, Any]]) -> tuple[str, list[str]]:
     if sha256_hex(seed) != created["seed_commitment"]:
         problems.append("the revealed seed does not match the commitment made at creation")
     decks = ended["decks"]
-    if len(decks) != created["given_decks"]:
-        problems.append("the revealed decks are not as many as the match was created with")
+    dealt = max((e["data"]["round"] for e in events if e["type"] == "RoundDealt"), default=0)
+    # The end reveals the given decks of the rounds dealt and keeps the rest: a deck never
+    # dealt may be another table's next deal.
+    if len(decks) != min(created["given_decks"], dealt):
+        problems.append("the revealed decks are not those of the rounds dealt")
     seats = len(created["seats"])
     if seats not in REMOVED:
         return f"{seats} seats", [f"a match has 3 to 6 seats, not {seats}"]

@@ -22,6 +22,7 @@ from domain.events import (
     AbandonReason,
     CardPlayed,
     Event,
+    Hand,
     MatchAbandoned,
     MatchCreated,
     MatchEnded,
@@ -204,7 +205,8 @@ def _end_round(m: Match, secret: Secret, choice: MoonRule | None) -> list[Event]
                          result.sun, result.jack)
     winner = match_winner(m.rules, totals, result.scores)
     if winner is not None:
-        return [scored, MatchEnded(winner, totals, secret.server_seed.hex(), secret.decks)]
+        return [scored, MatchEnded(winner, totals, secret.server_seed.hex(),
+                                   dealt_decks(m, secret))]
     return [scored, _deal_round(m, secret, rnd.number + 1)]
 
 
@@ -233,7 +235,13 @@ def _abandon(state: Match | None, c: AbandonMatch) -> list[Event]:
             raise InvalidCommand("seat", "a bot does not abandon")
     _check_secret(state, c.secret)
     return [MatchAbandoned(c.reason, c.seat, state.totals, c.secret.server_seed.hex(),
-                           c.secret.decks)]
+                           dealt_decks(state, c.secret))]
+
+
+def dealt_decks(state: Match, secret: Secret) -> tuple[Hand, ...]:
+    """The given decks a match's end reveals: those of the rounds it dealt, and no more. A
+    deck never dealt may be another table's next deal (duplicate play shares decks)."""
+    return secret.decks[:state.rounds_dealt]
 
 
 def _round_in(state: Match | None, status: Status, why: str) -> Round:

@@ -111,6 +111,11 @@ class Match:
         return self.status in (Status.FINISHED, Status.ABANDONED)
 
     @property
+    def rounds_dealt(self) -> int:
+        """How many rounds have been dealt, the one in progress included."""
+        return 0 if self.round is None else self.round.number
+
+    @property
     def turn(self) -> int | None:
         """The seat to play a card, or None outside the play of a trick."""
         if self.status is Status.PLAYING and self.round is not None:

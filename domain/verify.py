@@ -102,10 +102,13 @@ def deals_check(events: Sequence[Event]) -> bool | None:
         return False
     secret = Secret(seed, ended.decks)
     table = table_for(len(created.seats))
+    dealt = 0
     for event in events:
         if isinstance(event, RoundDealt):
             deck = round_deck(secret, created.client_seed, event.round, table)
             hands = deal(deck, event.dealer, table)
             if hands != event.hands:
                 return False
-    return len(ended.decks) == created.given_decks
+            dealt = event.round
+    # The decks of the rounds dealt, no fewer (a dealt round would go unchecked) and no more.
+    return len(ended.decks) == min(created.given_decks, dealt)

@@ -10,7 +10,7 @@ import pytest
 from domain.audit import Recorded, trick_audit
 from domain.bots.autoplay import play_out
 from domain.bots.base import policy_named
-from domain.cards import parse_card
+from domain.cards import DECK, parse_card
 from domain.codec import BadEventData, from_data, to_data
 from domain.commands import PlayCard, Secret
 from domain.decide import decide
@@ -177,6 +177,24 @@ def test_given_decks_are_checked_against_the_deals_and_their_count():
     assert deals_check([*events[:-1], replace(ended, decks=())]) is False
     other = tuple(reversed(deck))
     assert deals_check([*events[:-1], replace(ended, decks=(other,))]) is False
+
+
+def test_a_match_that_ends_reveals_only_the_decks_of_the_rounds_it_dealt():
+    """Duplicate play shares decks between tables: a deck never dealt here may be another
+    table's next deal, so the end never shows it."""
+    rng = Random(3)
+    decks = tuple(tuple(rng.sample(DECK, 52)) for _ in range(6))
+    command = create_command(Rules(end_score=30), decks=decks)
+    state, events = play_out(command, [policy_named("heuristic")] * 4, rng)
+    ended = events[-1]
+    assert isinstance(ended, MatchEnded)
+    dealt = state.rounds_dealt
+    assert 1 < dealt < len(decks), "the match must end before its given decks run out"
+    assert ended.decks == decks[:dealt]
+    assert deals_check(events) is True and replay_check(events, command.secret).ok
+    # One deck too many is as wrong as one too few.
+    assert deals_check([*events[:-1], replace(ended, decks=decks[:dealt + 1])]) is False
+    assert deals_check([*events[:-1], replace(ended, decks=decks[:dealt - 1])]) is False
 
 
 # --- the trick audit as a unit ---------------------------------------------------------------
