@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from flask import Request
+from gunicorn.http.errors import ParseException
 from werkzeug.exceptions import ClientDisconnected
 
 from api.problems import BadRequest, InvalidFields
@@ -36,17 +37,30 @@ def read_body(request: Request) -> bytes:
         try:
             chunk = stream.read(min(MAX_BODY + 1 - size, 16384))
         except ClientDisconnected as gone:
+            _close_after(request)
             # Werkzeug raises it while handling the socket's own error: a time limit run out.
             if isinstance(gone.__context__, TimeoutError):
                 raise BadRequest(408, "the body did not arrive in time",
                                  "request_timeout") from None
             raise
+        except ParseException as broken:  # gunicorn's reader of a chunked body
+            _close_after(request)
+            raise BadRequest(400, "the chunked body is malformed: a chunk size or its line"
+                                  " end is not as HTTP/1.1 writes them") from broken
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
         size += len(chunk)
         if size > MAX_BODY:
             raise BadRequest(413, f"the body may hold at most {MAX_BODY} bytes")
+
+
+def _close_after(request: Request) -> None:
+    """The connection cannot carry another request once a body's framing is broken: ask
+    gunicorn, which takes no Connection header from the app, to close it after the reply."""
+    reader = getattr(request.environ.get("wsgi.input"), "reader", None)
+    if reader is not None and hasattr(reader, "req"):
+        reader.req.must_close = True
 
 
 def nesting(raw: bytes) -> int:

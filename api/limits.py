@@ -2,12 +2,13 @@
 
 Flask-Limiter counts, in the store's Redis when the store is one (so that every API process
 shares the counts) and in this process's memory otherwise. A request over a limit is a 429
-problem document with Retry-After; every limited response carries the RateLimit headers.
+problem document with Retry-After; every limited response carries the RateLimit headers,
+and Retry-After only a 429 or a 503, the replies that ask the client to wait.
 """
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
 
@@ -48,4 +49,14 @@ def init_app(app: Flask, store_url: str, create_limit: str = CREATE_LIMIT,
     # A cluster store's own options (?wait=...) are not the limiter's.
     app.config["RATELIMIT_STORAGE_URI"] = store_url.split("?")[0] \
         if store_url.startswith("redis") else "memory://"
+    # Flask runs the last registered first: this one sees the limiter's headers.
+    app.after_request(_retry_only_when_asked)
     limiter.init_app(app)
+
+
+def _retry_only_when_asked(response: Response) -> Response:
+    """Flask-Limiter writes Retry-After on every limited reply; a client that honours it
+    would wait after a success. It belongs to a 429 or a 503 alone."""
+    if response.status_code not in (429, 503):
+        response.headers.pop("Retry-After", None)
+    return response

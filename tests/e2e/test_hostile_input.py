@@ -146,3 +146,38 @@ def test_requests_the_http_parser_refuses_get_a_problem_document(server, request
     assert headers["content-type"] == "application/problem+json"
     assert problem["status"] == status and problem["code"] == code
     assert call(server.base, "GET", "/healthz").status == 200, "the server is still up"
+
+
+@pytest.mark.parametrize("body", [
+    b"zz\r\n\r\n",  # a size that is not hexadecimal
+    b"3\r\nabcXX0\r\n\r\n",  # a chunk whose line end is wrong
+    b"3\r\nabc\r\n0\r\nX",  # a last chunk cut short
+    b"-1\r\n\r\n",  # a negative size
+    b"10\r\nabc",  # a chunk cut off: the client is gone
+])
+def test_a_malformed_chunked_body_is_a_400_that_logs_no_traceback(tmp_path, body):
+    import socket
+
+    from tests.http import Server
+
+    log = tmp_path / "server.log"
+    server = Server("--store", f"sqlite:///{tmp_path / 'chunks.sqlite3'}", log=log)
+    try:
+        conn = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        conn.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: cardems\r\n"
+                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     + body)
+        conn.shutdown(socket.SHUT_WR)
+        reply = b""
+        while part := conn.recv(65536):
+            reply += part
+        conn.close()
+        assert reply.startswith(b"HTTP/1.1 400 "), reply[:80]
+        head, _, payload = reply.partition(b"\r\n\r\n")
+        assert b"Connection: close" in head and b"application/problem+json" in head
+        assert reply.count(b"\r\nDate: ") == 1, "one reply, then the connection is closed"
+        assert json.loads(payload)["code"] == "invalid_request"
+        assert call(server.base, "GET", "/healthz").status == 200
+    finally:
+        server.stop()
+    assert "Traceback" not in log.read_text(errors="replace")

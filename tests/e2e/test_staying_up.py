@@ -192,6 +192,7 @@ def test_creations_and_moves_past_their_limits_are_429_and_change_nothing(tmp_pa
         assert first.status == 201
         assert first.headers["ratelimit-limit"] == "2"
         assert first.headers["ratelimit-remaining"] == "1"
+        assert "retry-after" not in first.headers, "a success asks nobody to wait"
         assert call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}).status == 201
         refused = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE})
         assert refused.status == 429 and refused.body["code"] == "rate_limited"
