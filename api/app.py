@@ -11,6 +11,7 @@ import orjson
 from flask import Flask, Response, jsonify
 from flask.json.provider import DefaultJSONProvider
 from flask_swagger_ui import get_swaggerui_blueprint
+from werkzeug.routing import IntegerConverter
 
 from api import counting, limits, matches, problems, stream
 from api.json_body import MAX_BODY
@@ -54,9 +55,16 @@ class FastJSON(DefaultJSONProvider):
         return Response(body, mimetype=self.mimetype)
 
 
+class AsciiInt(IntegerConverter):
+    """Numbers in a path in ASCII digits alone (werkzeug's own `\\d` takes any script's)."""
+
+    regex = r"[0-9]+"
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings()
     app = Flask(__name__)
+    app.url_map.converters["int"] = AsciiInt
     app.json = FastJSON(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SSE_KEEPALIVE"] = settings.sse_keepalive

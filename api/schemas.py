@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -78,12 +79,23 @@ class AbandonIn(Schema):
 
 
 MAX_VERSION = 2**31 - 1
+ASCII_NUMBER = re.compile(r"[0-9]{1,10}")
+
+
+class Count(fields.Integer):
+    """A whole number in ASCII digits: Python's int() also reads other scripts' digits and
+    `1_0`, which no client means and no cache key should tell apart from `1` and `10`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, str) and not ASCII_NUMBER.fullmatch(value):
+            raise ValidationError("a number in 1 to 10 ASCII digits, like 12")
+        return int(super()._deserialize(value, attr, data, **kwargs))
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    after = Count(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    limit = Count(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    after = Count(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))

@@ -123,7 +123,21 @@ def name_problem(name: str) -> str | None:
         return "no spaces at either end"
     if unicodedata.normalize("NFC", name) != name:
         return "in Unicode normal form C"
+    if unicodedata.category(name[0]).startswith("M"):
+        return "no combining mark at the start: it would fall on the text before the name"
+    if not any(_shows(char) for char in name):
+        return "at least one visible character: this name would render blank"
     return None
+
+
+# Printable, and drawn as nothing: the fillers of Hangul and the blank of Braille.
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _shows(char: str) -> bool:
+    """True for a character that draws something of its own: a letter, digit, punctuation or
+    symbol that is no blank; marks and spaces only modify or separate."""
+    return char not in BLANK and unicodedata.category(char)[0] in "LNPS"
 
 
 def _pass(state: Match | None, c: PassCards) -> list[Event]:

@@ -99,7 +99,10 @@ def test_a_chunked_body_over_the_limit_is_a_413_and_under_it_is_read(server):
 
 
 @pytest.mark.parametrize("name", ["A\x00B", "\x1b[31mRed", "Ann\r\nBob", "\u202eevil",
-                                  "Ann\u2066", "zero\u200bwidth", " ", "x" * 41, ""])
+                                  "Ann\u2066", "zero\u200bwidth", " ", "x" * 41, "",
+                                  # printable, and rendered blank
+                                  "\u3164", "\u2800", "\u0301", "\u3164\u2800",
+                                  "\u0301Ann"])
 def test_a_name_that_could_hide_or_imitate_text_is_a_422_naming_it(server, name):
     seats = [{"name": name}, *PEOPLE[1:]]
     reply = call(server.base, "POST", "/v1/matches", {"seats": seats})
@@ -112,6 +115,35 @@ def test_names_are_kept_in_normal_form_c_and_trimmed(server):
     seats = [{"name": "  Zoe\u0301 "}, *PEOPLE[1:]]  # e + combining acute: one letter in NFC
     created = create(server.base, seats=seats)
     assert created["seats"][0]["name"] == "Zo\u00e9"
+
+
+def test_names_in_any_script_are_welcome(server):
+    names = ["\uae40\ubbfc\uc900", "\u0905\u0928\u093f\u0932", "\u2603", "\u0661\u0662", "O'Neil"]
+    created = create(server.base, seats=[{"name": n} for n in names[:4]])
+    assert [s["name"] for s in created["seats"]] == names[:4]
+
+
+@pytest.mark.parametrize("path", ["replay/\u0661", "replay/\uff11", "rounds/\u0661/tricks/1",
+                                  "rounds/1/tricks/\u0967"])
+def test_path_numbers_take_ascii_digits_only(server, match, path):
+    from urllib.parse import quote
+
+    reply = call(server.base, "GET", f"/v1/matches/{match['id']}/" + quote(path))
+    assert reply.status == 404, reply.body
+    assert reply.headers["content-type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize("query", ["after=1_0", "after=\u0661", "limit=\uff15", "after=+1",
+                                   "after=%201"])
+def test_query_numbers_take_ascii_digits_only(server, match, query):
+    from urllib.parse import quote
+
+    name, _, value = query.partition("=")
+    for path in ("events", "events/stream"):
+        reply = call(server.base, "GET",
+                     f"/v1/matches/{match['id']}/{path}?{name}={quote(value, safe='%')}")
+        assert_problem(reply, 422, "invalid_request")
+        assert name in reply.body["errors"], reply.body
 
 
 def raw_exchange(server, request: bytes) -> tuple[int, dict[str, str], dict]:
