@@ -13,10 +13,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import math
 import os
+import re
 import string
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, cast
 
 from cryptography.exceptions import InvalidTag
@@ -27,14 +28,16 @@ MAX_KEY = 255
 CREATION_TTL = 24 * 3600
 MIN_CREATION_BITS = 128
 MIN_DISTINCT = 8  # a long key of few symbols repeated is no secret
+LONGEST_RUN = 7  # symbols in a row that repeat or count up or down by one
+SHORTEST_PERIOD = 9  # a key that is one block repeated, of at most 8 symbols, is no secret
 
-# The smallest usual alphabet a key's characters fall in, and the bits each character holds.
-_ALPHABETS = (
-    (frozenset(string.digits), math.log2(10)),
-    (frozenset(string.hexdigits), 4.0),
-    (frozenset(string.ascii_letters + string.digits + "-_+/="), 6.0),
-)
-_SEPARATORS = frozenset("-")
+# The shapes a random key takes, each with its alphabet in order (a symbol's value is its
+# place): a UUID, 32 hex digits (128 bits) or more, 22 base64url symbols (132 bits) or more.
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX = "0123456789abcdef"
+_BASE64URL = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
+# Letter rows only: a row of digits counts up, which the run finds.
+_KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm", "azertyuiop", "qwertzuiop")
 
 
 class KeyReused(ValueError):
@@ -45,25 +48,87 @@ class WeakKey(ValueError):
     """A creation key that someone else could guess."""
 
 
-def creation_key_bits(key: str) -> float:
-    """An upper bound on the entropy of `key`: its length times the bits a character of the
-    smallest usual alphabet holding it can carry. Hyphens (as in a UUID) count for nothing."""
-    symbols = [c for c in key if c not in _SEPARATORS]
-    used = set(symbols)
-    if len(used) < MIN_DISTINCT:
-        return 0.0
-    per_char = next((bits for alphabet, bits in _ALPHABETS if used <= alphabet),
-                    math.log2(95))
-    return len(symbols) * per_char
+def _symbols(key: str) -> list[int] | None:
+    """The key's symbols as their places in the alphabet of its shape; None for a key of no
+    shape a random generator writes (a UUID, 32 hex digits or more, 22 base64url or more)."""
+    if _UUID.fullmatch(key):
+        return [_HEX.index(c) for c in key.lower() if c != "-"]
+    lowered = key.lower()
+    # A key of hex digits alone holds four bits a symbol, whatever alphabet it would fit.
+    alphabet, least = (_HEX, 32) if all(c in _HEX for c in lowered) else (_BASE64URL, 22)
+    text = lowered if alphabet is _HEX else key
+    if len(text) < least or not all(c in alphabet for c in text):
+        return None
+    return [alphabet.index(c) for c in text]
+
+
+def _longest_run(values: list[int]) -> int:
+    """The most symbols in a row that repeat or count up or down by one (`aaaa`, `0123`)."""
+    longest = run = 1
+    step: int | None = None
+    for before, now in pairwise(values):
+        change = now - before
+        if change in (-1, 0, 1) and change == step:
+            run += 1
+        else:
+            run = 2 if change in (-1, 0, 1) else 1
+            step = change
+        longest = max(longest, run)
+    return longest
+
+
+def _one_kind(key: str) -> bool:
+    """True for a key of letters of one case alone, or of digits alone: a phrase or a number.
+    Random keys mix them (22 base64url symbols of one kind come once in 200 million)."""
+    text = key.replace("-", "") if _UUID.fullmatch(key) else key
+    kinds = [any(c.isdigit() for c in text), any(c.islower() for c in text),
+             any(c.isupper() for c in text)]
+    if all(c in _HEX + _HEX.upper() for c in text):
+        kinds = [kinds[0], kinds[1] or kinds[2]]  # hex letters are one kind in either case
+    return sum(kinds) < 2
+
+
+def _keyboard_walk(key: str) -> bool:
+    """True for six keys in a row along a keyboard's row, either way and in one case
+    (`qwerty`, `LKJHGF`)."""
+    rows = [r for row in _KEYBOARD for r in (row, row[::-1], row.upper(), row.upper()[::-1])]
+    return any(key[i:i + 6] in row for i in range(len(key) - 5) for row in rows)
+
+
+def _period(values: list[int]) -> int:
+    """The length of the shortest block the key repeats (its own length if none)."""
+    return next(p for p in range(1, len(values) + 1)
+                if all(values[i] == values[i - p] for i in range(p, len(values))))
+
+
+def guessable(key: str) -> str | None:
+    """Why a creation key is not plausibly random, or None. A random UUID, hex or base64url
+    key of 128 bits passes (a run of 8 in 32 random hex digits comes about once in three
+    million keys); counting, repeating and keyboard-made keys do not."""
+    values = _symbols(key)
+    if values is None:
+        return "it is not a random UUID, 32 or more hex digits, or 22 or more base64url" \
+               " characters"
+    if len(set(values)) < MIN_DISTINCT:
+        return f"it uses fewer than {MIN_DISTINCT} distinct characters"
+    if _longest_run(values) > LONGEST_RUN:
+        return "it holds a long run of one character or of characters in sequence"
+    if _period(values) < SHORTEST_PERIOD:
+        return "it repeats a short block"
+    if _one_kind(key):
+        return "it is made of digits alone or of letters of one case alone"
+    if _keyboard_walk(key):
+        return "it walks along a row of the keyboard"
+    return None
 
 
 def check_creation_key(key: str) -> None:
-    bits = creation_key_bits(key)
-    if bits < MIN_CREATION_BITS:
+    why = guessable(key)
+    if why:
         raise WeakKey(
             f"an Idempotency-Key that creates a match must carry at least {MIN_CREATION_BITS}"
-            " bits of entropy, so that no one can guess another caller's: use a random UUID,"
-            " 32 hex digits or 22 base64url characters")
+            f" bits of entropy, so that no one can guess another caller's, and this one is"
+            f" guessable: {why}. Use a random UUID, 32 hex digits or 22 base64url characters")
 
 
 @dataclass(frozen=True, slots=True)

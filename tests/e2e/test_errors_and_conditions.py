@@ -128,7 +128,11 @@ def test_an_idempotent_creation_returns_the_same_match_and_tokens(server):
 
 
 @pytest.mark.parametrize("key", ["1", "create-xyz", "0" * 64, "abababababababababababababababab",
-                                 "0c9f6a3e5b7d41e28a4f9c1d2e3b5a7"])
+                                 "0c9f6a3e5b7d41e28a4f9c1d2e3b5a7",
+                                 # long enough, and counting: anyone could guess them
+                                 "abcdefghijklmnopqrstuvwxyz",
+                                 "0123456789abcdef0123456789abcdef",
+                                 "ABCDEFGHIJKLMNOPQRSTUV"])
 def test_a_creation_key_anyone_could_guess_is_a_400_that_says_so(server, key):
     reply = call(server.base, "POST", "/v1/matches", {"seats": PEOPLE},
                  headers={"Idempotency-Key": key})
@@ -190,3 +194,19 @@ def test_the_contract_is_a_valid_openapi_document():
     from openapi_spec_validator import validate
 
     validate(yaml.safe_load((Path(__file__).parents[2] / "openapi.yaml").read_text()))
+
+
+def test_the_contracts_creation_examples_and_key_example_are_accepted(server):
+    import yaml
+
+    from tests.http import ROOT
+
+    contract = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    key = contract["components"]["parameters"]["IdempotencyKey"]["example"]
+    examples = contract["paths"]["/v1/matches"]["post"]["requestBody"]["content"][
+        "application/json"]["examples"]
+    assert examples
+    for name, example in examples.items():
+        reply = call(server.base, "POST", "/v1/matches", example["value"],
+                     headers={"Idempotency-Key": key} if name == next(iter(examples)) else {})
+        assert reply.status == 201, (name, reply.body)

@@ -107,6 +107,11 @@ def test_a_creation_retried_with_its_key_returns_the_same_match_and_tokens(game)
     assert again == json.loads(json.dumps(first))
     sealed = game.store.get_meta(CREATIONS, key.slot(None, int(clock.now // CREATION_TTL)))
     assert sealed and all(t not in sealed for t in first["view"]["tokens"].values())
+    # A copy of the whole store shows neither the key nor a token in any form.
+    stored = everything_stored(game.store)
+    assert STRONG not in stored and STRONG.replace("-", "") not in stored
+    for token in first["view"]["tokens"].values():
+        assert token not in stored
     with pytest.raises(KeyReused):
         game.create_match(PEOPLE, Rules(), "", (), Idempotency.of(STRONG, {"seats": "other"}))
 
@@ -121,6 +126,24 @@ def test_a_creation_key_is_kept_24_hours_across_periods_and_not_after(game):
     assert game.create_match(PEOPLE, Rules(), "", (), key) == first
     clock.now = start + CREATION_TTL + 1
     assert game.create_match(PEOPLE, Rules(), "", (), key)["view"]["id"] != first["view"]["id"]
+
+
+def everything_stored(store) -> str:
+    """Every byte the store holds, as text: what a leaked copy of it would show."""
+    if hasattr(store, "client"):
+        out = []
+        for key in store.client.scan_iter():
+            kind = store.client.type(key)
+            value = {"hash": store.client.hgetall, "string": store.client.get,
+                     "stream": store.client.xrange, "zset": lambda k: store.client.zrange(
+                         k, 0, -1, withscores=True), "set": store.client.smembers,
+                     "list": lambda k: store.client.lrange(k, 0, -1)}[kind](key)
+            out.append(f"{key} {value}")
+        return "\n".join(out)
+    conn = store._open()
+    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    return "\n".join(str(row) for table in tables
+                     for row in conn.execute(f"SELECT * FROM {table}"))
 
 
 def matches_created(store) -> int:
