@@ -6,6 +6,8 @@ The store knows no rules: an event is a type name, JSON data and the time it was
 from eventstore.base import (
     GENESIS_HASH,
     MARK,
+    Cap,
+    CapReached,
     ConcurrencyError,
     EventStore,
     NewEvent,
@@ -16,6 +18,6 @@ from eventstore.base import (
 from eventstore.open import open_store
 
 __all__ = [
-    "GENESIS_HASH", "MARK", "ConcurrencyError", "EventStore", "NewEvent", "StoreError",
-    "StoredEvent", "chain_hash", "open_store",
+    "GENESIS_HASH", "MARK", "Cap", "CapReached", "ConcurrencyError", "EventStore", "NewEvent",
+    "StoreError", "StoredEvent", "chain_hash", "open_store",
 ]

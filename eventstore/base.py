@@ -26,6 +26,27 @@ class ConcurrencyError(StoreError):
         self.actual = actual
 
 
+class CapReached(Exception):
+    """An append under a cap found the cap full: nothing was written."""
+
+    def __init__(self, per_value: bool) -> None:
+        super().__init__("the cap on this mark's value is reached" if per_value
+                         else "the cap on this mark is reached")
+        self.per_value = per_value
+
+
+@dataclass(frozen=True, slots=True)
+class Cap:
+    """A limit an append checks in the same step as it writes: fewer than `per_value`
+    streams marked `key` with `value`, and fewer than `total` marked `key` at all. The store
+    counts; what the mark means is the caller's."""
+
+    key: str
+    value: str
+    per_value: int
+    total: int
+
+
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append. The hash chain covers `public`, the data as everyone may read it
@@ -81,9 +102,11 @@ class EventStore(Protocol):
     name: str
 
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
-               meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
+               meta: Mapping[str, str] | None = None,
+               cap: Cap | None = None) -> list[StoredEvent]:
         """Append after `expected_version`, with `meta` written in the same step, or raise
-        ConcurrencyError and write nothing."""
+        ConcurrencyError and write nothing. With `cap`, the marks are counted in that same
+        step and CapReached raised, writing nothing, when the cap is full."""
         ...
 
     def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:

@@ -25,6 +25,8 @@ from redis.cluster import RedisCluster
 from eventstore.base import (
     GENESIS_HASH,
     MARK,
+    Cap,
+    CapReached,
     ConcurrencyError,
     NewEvent,
     StoredEvent,
@@ -32,11 +34,46 @@ from eventstore.base import (
     chained,
 )
 
-# KEYS: the events stream, the meta hash, the index of marked meta. ARGV: expected version,
-# the hash at that version, the stream's name, the meta pairs count, the meta pairs, then six
-# fields per event (version, type, data, recorded_at, prev_hash, hash). The hash check lets
-# the client chain from the head it last saw without a round trip to read it first.
-APPEND = """
+# Shared by the scripts: the counts of marks kept beside their index ("key|value" and "key|"
+# for all values), for the appends that check a cap. A store written before the counts
+# existed has them built from the index the first time a cap is checked ('#built').
+COUNTING = """
+local function recount(index, counts, key, field, new)
+  if redis.call('HEXISTS', counts, '#built') == 0 then
+    return
+  end
+  local old = redis.call('HGET', index, field)
+  if old then
+    redis.call('HINCRBY', counts, key .. '|' .. old, -1)
+    redis.call('HINCRBY', counts, key .. '|', -1)
+  end
+  if new ~= '' then
+    redis.call('HINCRBY', counts, key .. '|' .. new, 1)
+    redis.call('HINCRBY', counts, key .. '|', 1)
+  end
+end
+local function build(index, counts)
+  if redis.call('HEXISTS', counts, '#built') == 1 then
+    return
+  end
+  redis.call('DEL', counts)
+  local all = redis.call('HGETALL', index)
+  for j = 1, #all, 2 do
+    local key = string.match(all[j], '^(.*)|[^|]*$')
+    redis.call('HINCRBY', counts, key .. '|' .. all[j + 1], 1)
+    redis.call('HINCRBY', counts, key .. '|', 1)
+  end
+  redis.call('HSET', counts, '#built', 1)
+end
+"""
+
+# KEYS: the events stream, the meta hash, the index of marked meta, the counts of marks.
+# ARGV: expected version, the hash at that version, the stream's name, the cap (its key, its
+# value, the most streams of that value, the most in all; an empty key for none), the meta
+# pairs count, the meta pairs, then six fields per event (version, type, data, recorded_at,
+# prev_hash, hash). The hash check lets the client chain from the head it last saw without a
+# round trip to read it first.
+APPEND = COUNTING + """
 local version = redis.call('XLEN', KEYS[1])
 local expected = tonumber(ARGV[1])
 if version ~= expected then
@@ -48,12 +85,29 @@ if version > 0 then
     return {'stale', version}
   end
 end
-local metas = tonumber(ARGV[4])
-local i = 5
+if ARGV[4] ~= '' then
+  build(KEYS[3], KEYS[4])
+  local mine = redis.call('HGET', KEYS[3], ARGV[4] .. '|' .. ARGV[3])
+  local same = tonumber(redis.call('HGET', KEYS[4], ARGV[4] .. '|' .. ARGV[5]) or '0')
+  local all = tonumber(redis.call('HGET', KEYS[4], ARGV[4] .. '|') or '0')
+  if mine then
+    all = all - 1
+    if mine == ARGV[5] then same = same - 1 end
+  end
+  if same >= tonumber(ARGV[6]) then
+    return {'capped-value', version}
+  end
+  if all >= tonumber(ARGV[7]) then
+    return {'capped', version}
+  end
+end
+local metas = tonumber(ARGV[8])
+local i = 9
 for _ = 1, metas do
   redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
   if string.sub(ARGV[i], 1, 1) == '@' then
     local field = ARGV[i] .. '|' .. ARGV[3]
+    recount(KEYS[3], KEYS[4], ARGV[i], field, ARGV[i + 1])
     if ARGV[i + 1] == '' then
       redis.call('HDEL', KEYS[3], field)
     else
@@ -72,13 +126,15 @@ return {'ok', version}
 """
 
 
-# KEYS: the meta hash, the index of marked meta. ARGV: the key, the value, the index field,
-# 1 to write only if absent. The value and its index entry change together.
-PUT_MARK = """
+# KEYS: the meta hash, the index of marked meta, the counts of marks. ARGV: the key, the
+# value, the index field, 1 to write only if absent. The value, its index entry and the
+# counts change together.
+PUT_MARK = COUNTING + """
 if ARGV[4] == '1' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+recount(KEYS[2], KEYS[3], ARGV[1], ARGV[3], ARGV[2])
 if ARGV[2] == '' then
   redis.call('HDEL', KEYS[2], ARGV[3])
 else
@@ -118,11 +174,13 @@ class OneNode:
     """Keys on a single Redis: a match's own keys under its own hash tag, one index."""
 
     events_pattern = "cardems:{*}:events"
+    counts_in_one_step = True  # one script may touch every key on one node
 
-    def keys(self, stream: str) -> tuple[str, str, str]:
-        """The stream's events, its meta, and the index of marks its append keeps."""
+    def keys(self, stream: str) -> tuple[str, str, str, str]:
+        """The stream's events, its meta, and the index of marks and their counts that its
+        append keeps."""
         tag = "cardems:{" + stream + "}"
-        return tag + ":events", tag + ":meta", MARKS
+        return tag + ":events", tag + ":meta", MARKS, MARKS + ":counts"
 
     def indexes(self) -> list[str]:
         return [MARKS]
@@ -133,10 +191,12 @@ class Buckets:
     index of marks, so that one script can touch them all."""
 
     events_pattern = "cardems:{b*}:m:*:events"
+    counts_in_one_step = False  # a bucket's counts are not the cluster's
 
-    def keys(self, stream: str) -> tuple[str, str, str]:
+    def keys(self, stream: str) -> tuple[str, str, str, str]:
         tag = f"cardems:{{b{zlib.crc32(stream.encode()) % BUCKETS}}}"
-        return f"{tag}:m:{stream}:events", f"{tag}:m:{stream}:meta", f"{tag}:marks"
+        return (f"{tag}:m:{stream}:events", f"{tag}:m:{stream}:meta", f"{tag}:marks",
+                f"{tag}:marks:counts")
 
     def indexes(self) -> list[str]:
         return [f"cardems:{{b{bucket}}}:marks" for bucket in range(BUCKETS)]
@@ -186,14 +246,20 @@ class RedisStore:
 
     @_store_errors
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
-               meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
+               meta: Mapping[str, str] | None = None,
+               cap: Cap | None = None) -> list[StoredEvent]:
+        if cap is not None and not self.layout.counts_in_one_step:
+            self._check_cap_apart(stream, cap)
+            cap = None
         head = self._heads.get(stream)
         known = head[1] if head and head[0] == expected_version else None
         outcome, version, stored = self._try_append(stream, events, expected_version, meta,
-                                                    known)
+                                                    known, cap)
         if outcome == "stale":  # our remembered head was not the stored one: read it
             outcome, version, stored = self._try_append(stream, events, expected_version, meta,
-                                                        None)
+                                                        None, cap)
+        if outcome.startswith("capped"):
+            raise CapReached(per_value=outcome == "capped-value")
         if outcome != "ok":
             self._heads.pop(stream, None)
             raise ConcurrencyError(stream, expected_version, version)
@@ -203,13 +269,24 @@ class RedisStore:
             self._remember_head(stream, stored[-1].version, stored[-1].hash)
         return stored
 
+    def _check_cap_apart(self, stream: str, cap: Cap) -> None:
+        """On a cluster the marks of all streams are in no one slot, so no script can count
+        them with the append: the count is read first, and creations racing past it in
+        several processes may overshoot the cap by as many."""
+        marked = {s: v for s, v in self.marked(cap.key).items() if s != stream}
+        if sum(1 for value in marked.values() if value == cap.value) >= cap.per_value:
+            raise CapReached(per_value=True)
+        if len(marked) >= cap.total:
+            raise CapReached(per_value=False)
+
     def _try_append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
-                    meta: Mapping[str, str] | None,
-                    prev_hash: str | None) -> tuple[str, int, list[StoredEvent]]:
+                    meta: Mapping[str, str] | None, prev_hash: str | None,
+                    cap: Cap | None = None) -> tuple[str, int, list[StoredEvent]]:
         if prev_hash is None:
             prev_hash = self._hash_at(stream, expected_version)
         stored = chained(stream, events, expected_version, prev_hash)
-        args: list[Any] = [expected_version, prev_hash, stream, len(meta or {})]
+        limit = [cap.key, cap.value, cap.per_value, cap.total] if cap else ["", "", 0, 0]
+        args: list[Any] = [expected_version, prev_hash, stream, *limit, len(meta or {})]
         for key, value in (meta or {}).items():
             args += [key, value]
         for event, data in stored:
@@ -289,8 +366,8 @@ class RedisStore:
     @_store_errors
     def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
         if key.startswith(MARK):
-            _, meta, index = self.layout.keys(stream)
-            return bool(self._put_mark(keys=[meta, index],
+            _, meta, index, counts = self.layout.keys(stream)
+            return bool(self._put_mark(keys=[meta, index, counts],
                                        args=[key, value, f"{key}|{stream}", int(if_absent)]))
         if if_absent:
             return bool(self.client.hsetnx(self._meta(stream), key, value))

@@ -22,7 +22,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from eventstore.base import GENESIS_HASH, ConcurrencyError, NewEvent, StoredEvent, chained
+from eventstore.base import (
+    GENESIS_HASH,
+    Cap,
+    CapReached,
+    ConcurrencyError,
+    NewEvent,
+    StoredEvent,
+    chained,
+)
 from eventstore.group_commit import GroupCommit, Write
 
 SCHEMA = """
@@ -112,9 +120,10 @@ class SqliteStore:
         return conn
 
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
-               meta: Mapping[str, str] | None = None) -> list[StoredEvent]:
+               meta: Mapping[str, str] | None = None,
+               cap: Cap | None = None) -> list[StoredEvent]:
         step = partial(_append_rows, stream=stream, events=events,
-                       expected_version=expected_version, meta=meta or {})
+                       expected_version=expected_version, meta=meta or {}, cap=cap)
         return list(self._write(step))
 
     def _write(self, step: Callable[[sqlite3.Connection], Any]) -> Any:
@@ -261,14 +270,18 @@ def _off_the_loop(wait: Callable[[], object]) -> None:
 
 
 def _append_rows(conn: sqlite3.Connection, *, stream: str, events: Sequence[NewEvent],
-                 expected_version: int, meta: Mapping[str, str]) -> list[StoredEvent]:
-    """One append inside the caller's transaction: the version check, the rows, the meta."""
+                 expected_version: int, meta: Mapping[str, str],
+                 cap: Cap | None = None) -> list[StoredEvent]:
+    """One append inside the caller's transaction: the version check, the cap, the rows,
+    the meta. The transaction holds the write lock, so no other process counts meanwhile."""
     row = conn.execute(
         "SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1",
         (stream,)).fetchone()
     version, prev_hash = row if row else (0, GENESIS_HASH)
     if version != expected_version:
         raise ConcurrencyError(stream, expected_version, version)
+    if cap is not None:
+        _check_cap(conn, stream, cap)
     stored = chained(stream, events, version, prev_hash)
     try:
         conn.executemany(
@@ -280,6 +293,17 @@ def _append_rows(conn: sqlite3.Connection, *, stream: str, events: Sequence[NewE
     conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?, ?)",
                      [(stream, k, v) for k, v in meta.items()])
     return [e for e, _ in stored]
+
+
+def _check_cap(conn: sqlite3.Connection, stream: str, cap: Cap) -> None:
+    same, marked = conn.execute(
+        "SELECT COALESCE(SUM(value = ?), 0), COUNT(*) FROM meta"
+        " WHERE key = ? AND key LIKE '@%' AND value != '' AND stream != ?",
+        (cap.value, cap.key, stream)).fetchone()
+    if same >= cap.per_value:
+        raise CapReached(per_value=True)
+    if marked >= cap.total:
+        raise CapReached(per_value=False)
 
 
 def _retry_locked(step: Callable[[], object], attempts: int = 100) -> None:

@@ -26,9 +26,9 @@ from domain.evolve import fold
 from domain.rules import MoonRule, Rules
 from domain.state import Match
 from domain.views import view_for, view_json
-from eventstore import ConcurrencyError
+from eventstore import CapReached, ConcurrencyError
 from service.errors import VersionConflict
-from service.fair_use import FairUse, check_bot_matches
+from service.fair_use import FairUse, bot_matches_cap, capped
 from service.idempotency import Idempotency
 from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
 from service.waiting import BOTS_ONLY, bots_alone, marks
@@ -94,8 +94,6 @@ class Commands:
             if seat.bot is not None:
                 policy_named(seat.bot)
         alone = bots_alone(seats)
-        if alone:
-            check_bot_matches(self.matches.store, owner, self.fair)
         match_id = match_id or new_match_id()
         secret = Secret(self._entropy(32), tuple(tuple(d) for d in decks))
         command = CreateMatch(match_id, tuple(seats), rules, client_seed, secret,
@@ -107,9 +105,14 @@ class Commands:
         meta = {"secret": secret_json(secret),
                 "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()}),
                 **marks(created)}
+        cap = None
         if alone:
             meta[BOTS_ONLY] = owner or "?"
-        self.matches.append(match_id, events, 0, meta)
+            cap = bot_matches_cap(meta[BOTS_ONLY], self.fair)
+        try:
+            self.matches.append(match_id, events, 0, meta, cap=cap)
+        except CapReached as reached:
+            raise capped(reached, self.fair) from None
         for token in tokens.values():
             self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
         self.matches.remember(created)  # the state just folded: no need to read it back

@@ -16,7 +16,7 @@ from domain.events import Event
 from domain.evolve import fold
 from domain.sealing import public_form
 from domain.state import Match
-from eventstore import ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
+from eventstore import Cap, ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
 from service import metrics
 from service.errors import Forbidden, MatchNotFound, Unauthorized
 from service.kept import Kept
@@ -134,15 +134,17 @@ class Matches:
 
     def append(self, match_id: str, events: Sequence[Event], expected: int,
                meta: dict[str, str] | None = None,
-               stamp: Callable[[], str] | None = None) -> list[StoredEvent]:
-        """Append with the version check; the hash chain covers each event's public form."""
+               stamp: Callable[[], str] | None = None,
+               cap: Cap | None = None) -> list[StoredEvent]:
+        """Append with the version check (and `cap`, counted in the same step); the hash
+        chain covers each event's public form."""
         at = (stamp or self.now)()
         new = []
         for event in events:
             data = to_data(event)
             new.append(NewEvent(event_type(event), data, at, public_form(data)))
         try:
-            stored = self.store.append(match_id, new, expected, meta)
+            stored = self.store.append(match_id, new, expected, meta, cap)
         except ConcurrencyError:
             metrics.APPENDS.labels(self.store.name, "conflict").inc()
             raise
