@@ -79,6 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="seconds a client has to send a request's headers")
     serve.add_argument("--io-timeout", type=float, default=30.0,
                        help="seconds a body read or a response write may stall")
+    serve.add_argument("--body-timeout", type=float, default=10.0,
+                       help="seconds a whole request body has to arrive, however it trickles")
+    serve.add_argument("--connections-per-client", type=int, default=200,
+                       help="open connections one client address may hold to an API process"
+                            " (streams included); behind a proxy every client shares its"
+                            " address: raise it there, and cap clients in the proxy")
     serve.add_argument("--dev", action="store_true", help="Flask's development server")
     serve.add_argument("--access-log", action="store_true",
                        help="one JSON line per request on standard output (off: a proxy in"
@@ -154,7 +160,8 @@ def _serve(args: argparse.Namespace) -> int:
     from api.serving import run_gunicorn
 
     return run_gunicorn(settings, args.host, args.port, args.workers, args.connections,
-                        args.header_timeout, args.io_timeout, args.access_log, metrics_at)
+                        args.header_timeout, args.io_timeout, args.access_log, metrics_at,
+                        args.body_timeout, args.connections_per_client)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import selectors
 import socket
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import pytest
 
@@ -226,3 +226,50 @@ def test_matches_of_bots_alone_past_a_clients_share_are_429(tmp_path):
         assert refused.status == 429 and refused.body["code"] == "rate_limited", refused.body
         assert int(refused.headers["retry-after"]) > 0
         assert call(server.base, "POST", "/v1/matches", {"seats": PEOPLE}).status == 201
+
+
+def test_a_body_that_trickles_in_is_cut_off_at_its_deadline(tmp_path):
+    """One byte a second never lets the socket fall silent for the io timeout; the whole
+    body's deadline ends it all the same, long before the body would be complete."""
+    with serving(tmp_path, "--body-timeout", "2", "--io-timeout", "30") as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        try:
+            sock.sendall(b"POST /v1/matches HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                         b"application/json\r\nContent-Length: 600\r\n\r\n")
+            sock.settimeout(0.5)  # the trickle's pace: a byte, then half a second listening
+            reply, sent = b"", 0
+            while b"\r\n\r\n" not in reply and sent < 600:
+                sock.sendall(b" ")
+                sent += 1
+                with suppress(TimeoutError):
+                    reply += sock.recv(4096)
+            assert reply.startswith(b"HTTP/1.1 408"), reply[:100]
+            assert sent < 600, "cut off before the body was whole"
+        finally:
+            sock.close()
+
+
+def test_one_address_holds_at_most_its_connections_and_gets_a_429_past_them(tmp_path):
+    with serving(tmp_path, "--connections-per-client", "4", "--header-timeout", "30") as server:
+        held = [socket.create_connection(("127.0.0.1", server.port), timeout=30)
+                for _ in range(4)]
+        for sock in held:  # each waits, its request half sent
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        try:
+            def refused() -> bytes:
+                with socket.create_connection(("127.0.0.1", server.port), timeout=30) as more:
+                    more.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    reply = b""
+                    while chunk := more.recv(4096):
+                        reply += chunk
+                    return reply
+
+            from tests.http import wait_until
+
+            reply = wait_until(lambda: (r := refused()).startswith(b"HTTP/1.1 429") and r)
+            assert b"too_many_connections" in reply and b"Retry-After: 1" in reply
+            held.pop().close()
+            wait_until(lambda: call(server.base, "GET", "/healthz").status == 200)
+        finally:
+            for sock in held:
+                sock.close()
