@@ -36,6 +36,7 @@ class Settings:
     streams_per_client: int = 100  # of which one client address may hold
     create_limit: str = limits.CREATE_LIMIT  # matches one client address may create
     move_limit: str = limits.MOVE_LIMIT  # moves one client address may make
+    check_limit: str = limits.CHECK_LIMIT  # audits and verifications one address may ask for
     fair: FairUse = field(default_factory=FairUse)  # caps on bots alone, idle time
     pace: Mapping[str, float] = field(default_factory=dict)  # none: bots move at once
 
@@ -75,7 +76,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     counting.init_app(app)
     matches.init_app(app)
     stream.init_app(app, settings.max_streams, settings.streams_per_client)
-    limits.init_app(app, settings.store, settings.create_limit, settings.move_limit)
+    limits.init_app(app, settings.store, settings.create_limit, settings.move_limit,
+                    settings.check_limit)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.yaml"))
     init_web(app)
 

@@ -14,6 +14,10 @@ from flask_limiter.util import get_remote_address
 
 CREATE_LIMIT = "20/minute;200/hour"
 MOVE_LIMIT = "600/minute"  # a person moves a few times a minute; a client of four, a bit more
+# Audits and verifications cost more than a view: a person reviewing a match asks for a few a
+# minute, a page of a finished match for one each.
+CHECK_LIMIT = "120/minute"
+CHECKS = frozenset({"matches.audit", "matches.verify"})
 
 limiter = Limiter(
     get_remote_address, headers_enabled=True, key_prefix="cardems-limits",
@@ -25,9 +29,9 @@ limiter = Limiter(
 
 @limiter.request_filter
 def _reads() -> bool:
-    """Only creations and moves are limited: a read skips the limiter's work at once, where
-    resolving that no limit applies to it took a tenth of a view's time."""
-    return request.method in ("GET", "HEAD", "OPTIONS")
+    """Only creations, moves and checks are limited: another read skips the limiter's work at
+    once, where resolving that no limit applies to it took a tenth of a view's time."""
+    return request.method in ("GET", "HEAD", "OPTIONS") and request.endpoint not in CHECKS
 
 
 def _create_limit() -> str:
@@ -38,14 +42,20 @@ def _move_limit() -> str:
     return str(current_app.config["CARDEMS_MOVE_LIMIT"])
 
 
+def _check_limit() -> str:
+    return str(current_app.config["CARDEMS_CHECK_LIMIT"])
+
+
 on_create = limiter.limit(_create_limit)
 on_move = limiter.shared_limit(_move_limit, scope="moves")
+on_check = limiter.shared_limit(_check_limit, scope="checks")
 
 
 def init_app(app: Flask, store_url: str, create_limit: str = CREATE_LIMIT,
-             move_limit: str = MOVE_LIMIT) -> None:
+             move_limit: str = MOVE_LIMIT, check_limit: str = CHECK_LIMIT) -> None:
     app.config["CARDEMS_CREATE_LIMIT"] = create_limit
     app.config["CARDEMS_MOVE_LIMIT"] = move_limit
+    app.config["CARDEMS_CHECK_LIMIT"] = check_limit
     # A cluster store's own options (?wait=...) are not the limiter's.
     app.config["RATELIMIT_STORAGE_URI"] = store_url.split("?")[0] \
         if store_url.startswith("redis") else "memory://"

@@ -9,9 +9,18 @@ from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, 
 from marshmallow import Schema
 
 from api.json_body import parse_object, read_body
-from api.limits import on_create, on_move
-from api.problems import BadRequest
-from api.schemas import AbandonIn, CreateMatchIn, EventsQuery, MoonIn, PassIn, PlayIn
+from api.limits import on_check, on_create, on_move
+from api.problems import BadRequest, InvalidFields
+from api.schemas import (
+    BIGGEST_HAND,
+    MAX_VERSION,
+    AbandonIn,
+    CreateMatchIn,
+    EventsQuery,
+    MoonIn,
+    PassIn,
+    PlayIn,
+)
 from domain.events import SeatSpec
 from domain.rules import MoonRule, Rules
 from service import MatchService, Reply
@@ -174,6 +183,7 @@ def events(match_id: str) -> Response:
 
 
 @bp.get("/<match_id>/verify")
+@on_check
 def verify(match_id: str) -> Response:
     service().seat_of(match_id, bearer())
     return jsonify(service().verify(match_id))
@@ -182,10 +192,22 @@ def verify(match_id: str) -> Response:
 @bp.get("/<match_id>/replay/<int:version>")
 def replay(match_id: str, version: int) -> Response:
     seat = service().seat_of(match_id, bearer())
+    within("version", version, 1, MAX_VERSION)
     return jsonify(service().replay(match_id, version, seat))
 
 
 @bp.get("/<match_id>/rounds/<int:round_number>/tricks/<int:trick_number>")
+@on_check
 def audit(match_id: str, round_number: int, trick_number: int) -> Response:
     service().seat_of(match_id, bearer())
+    within("round", round_number, 1, MAX_VERSION)
+    within("trick", trick_number, 1, BIGGEST_HAND)
     return jsonify(service().audit(match_id, round_number, trick_number))
+
+
+def within(name: str, value: int, low: int, high: int) -> None:
+    """A number in the path inside the contract's bounds, or a 422 naming it (a number
+    within them that names nothing yet is the service's 404)."""
+    if not low <= value <= high:
+        raise InvalidFields(f"the path's {name} is {low} to {high}",
+                            {name: [f"{low} to {high}, not {value}"]})

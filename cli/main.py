@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from api.limits import CREATE_LIMIT, MOVE_LIMIT
+from api.limits import CHECK_LIMIT, CREATE_LIMIT, MOVE_LIMIT
 from domain.bots.base import BOT_LEVELS
 from domain.table import MAX_SEATS, MIN_SEATS
 from service.bootstrap import DEFAULT_STORE, store_problem
@@ -67,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help=f"matches one client address may create (default {CREATE_LIMIT})")
     serve.add_argument("--move-limit", default=MOVE_LIMIT,
                        help=f"moves one client address may make (default {MOVE_LIMIT})")
+    serve.add_argument("--check-limit", default=CHECK_LIMIT,
+                       help="trick audits and verifications one client address may ask for"
+                            f" (default {CHECK_LIMIT})")
     serve.add_argument("--bot-matches-per-client", type=int, default=FairUse.bot_matches_per_client,
                        help="matches of bots alone one client address may run at once")
     serve.add_argument("--bot-matches", type=int, default=FairUse.bot_matches,
@@ -147,6 +150,7 @@ def _serve(args: argparse.Namespace) -> int:
                         max_streams=args.max_streams,
                         streams_per_client=args.streams_per_client,
                         create_limit=args.create_limit, move_limit=args.move_limit,
+                        check_limit=args.check_limit,
                         fair=FairUse(args.bot_matches_per_client, args.bot_matches,
                                      args.bot_rounds, args.idle_hours * 3600))
     metrics_at = None if args.metrics_port is None else (args.metrics_host, args.metrics_port)

@@ -27,12 +27,14 @@ class Recorded:
 
 
 def trick_audit(log: Sequence[Recorded], round_number: int, trick_number: int,
-                now: Match) -> dict[str, Any] | None:
+                now: Match, start: Match | None = None) -> dict[str, Any] | None:
     """The audit of trick `trick_number` of round `round_number`, or None if it was never led.
 
-    Hands and legal cards are given only once the round is over (`now` says whether it is).
+    `log` follows the state `start` (the match's beginning when None): a snapshot taken just
+    before the round's deal spares folding every round before it. Hands and legal cards are
+    given only once the round is over (`now` says whether it is).
     """
-    state: Match | None = None
+    state = start
     plays: list[dict[str, Any]] = []
     broken_before: bool | None = None
     broken_in: int | None = None

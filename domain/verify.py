@@ -64,28 +64,34 @@ def _command_for(event: Event, secret: Secret) -> Command | None:
     return None
 
 
-def replay_check(events: Sequence[Event], secret: Secret) -> ReplayCheck:
-    """The first version (from 1) at which the log departs from a fresh decision, if any."""
-    state: Match | None = None
+def replay_check(events: Sequence[Event], secret: Secret, start: Match | None = None,
+                 ) -> ReplayCheck:
+    """The first version at which the log departs from a fresh decision, if any. `events`
+    follow the state `start` (a check already made up to its version, or the beginning), so
+    that a log that grows is checked once, a piece at a time."""
+    state = start
+    first = start.version + 1 if start else 1  # the version of events[0]
     i = 0
     while i < len(events):
         command = _command_for(events[i], secret)
         if command is None:
-            return ReplayCheck(i + 1, f"{type(events[i]).__name__} does not follow a move", state)
+            return ReplayCheck(first + i, f"{type(events[i]).__name__} does not follow a move",
+                               state)
         try:
             expected = decide(state, command)
         except (IllegalMove, InvalidCommand) as refusal:
             reason = refusal.code.value if isinstance(refusal, IllegalMove) else "invalid"
-            return ReplayCheck(i + 1, f"the move was not allowed ({reason})", state)
+            return ReplayCheck(first + i, f"the move was not allowed ({reason})", state)
         for offset, event in enumerate(expected):
             stored = events[i + offset] if i + offset < len(events) else None
             if stored != event:
                 name = type(event).__name__
-                return ReplayCheck(i + offset + 1, f"{name} differs from a fresh replay", state)
+                return ReplayCheck(first + i + offset, f"{name} differs from a fresh replay",
+                                   state)
         try:
             state = fold(expected, state)
         except CorruptStream as exc:
-            return ReplayCheck(i + 1, str(exc), state)
+            return ReplayCheck(first + i, str(exc), state)
         i += len(expected)
     return ReplayCheck(None, None, state)
 

@@ -44,7 +44,7 @@ class MatchService:
         self.matches = Matches(store, now, cache_size)
         self.commands = Commands(self.matches, entropy, fair=fair)
         self.creations = Creations(self.commands, clock)
-        self.reads = Reads(self.matches)
+        self.reads = Reads(self.matches, clock)
         self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
         self.commands.on_moved = self.bots.hand_off
         self.bots.dispatcher = dispatcher

@@ -1,32 +1,40 @@
-"""The integrity report of one match: hash chain, replay, deals."""
+"""The integrity of one match's log, checked once per event and kept as the log grows.
+
+A `Walk` goes over the stored events in order, a piece at a time: the hash chain and the
+commitments, every move decided again, the deals once the match is over. It keeps, besides,
+the match as it stood just before each deal (folded from the stored events), so that an audit
+or a replay folds one round, not every round before it. A process checks each event once; a
+walk older than FRESH_FOR seconds is begun again from the first event, so that an edit made to
+the store behind the service's back is found within that time.
+"""
 
 from __future__ import annotations
 
+import bisect
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 from domain.codec import BadEventData, from_data
 from domain.commands import Secret
-from domain.events import Event
+from domain.events import Event, MatchAbandoned, MatchCreated, MatchEnded, RoundDealt
+from domain.evolve import CorruptStream, evolve
 from domain.sealing import opens, public_form, value_at
+from domain.state import Match
 from domain.verify import deals_check, replay_check
 from eventstore import GENESIS_HASH, StoredEvent, chain_hash
 from eventstore.base import canonical
 
+FRESH_FOR = 600.0
 
-def first_broken_link(stored: Sequence[StoredEvent]) -> int | None:
-    """The first version whose hash does not follow from the one before and its public form,
-    or whose hidden values do not open their commitments."""
-    prev = GENESIS_HASH
-    for number, event in enumerate(stored, start=1):
-        digest = chain_hash(prev, event.version, event.type,
-                            canonical(public_form(event.data)), event.recorded_at)
-        if not seals_open(event.data):
-            return number
-        if event.version != number or event.prev_hash != prev or event.hash != digest:
-            return number
-        prev = event.hash
-    return None
+
+def link_holds(event: StoredEvent, version: int, prev_hash: str) -> bool:
+    """True when the stored event is number `version`, follows `prev_hash`, hashes to its
+    own `hash` over its public form, and every hidden value opens its commitment."""
+    digest = chain_hash(prev_hash, event.version, event.type,
+                        canonical(public_form(event.data)), event.recorded_at)
+    return seals_open(event.data) and event.version == version \
+        and event.prev_hash == prev_hash and event.hash == digest
 
 
 def seals_open(data: dict[str, Any]) -> bool:
@@ -38,29 +46,97 @@ def seals_open(data: dict[str, Any]) -> bool:
                for path, c in sealed.items())
 
 
-def report(stored: Sequence[StoredEvent], secret: Secret) -> dict[str, Any]:
-    broken = first_broken_link(stored)
-    events: list[Event] = []
-    undecodable = None
-    for event in stored:
+class Walk:
+    """How far one match's log has been checked, and what the check found."""
+
+    def __init__(self, secret: Secret, started: float) -> None:
+        self.lock = threading.Lock()  # one extension at a time; readers wait for it
+        self.secret = secret
+        self.started = started
+        self.version = 0  # events walked
+        self._last_hash = GENESIS_HASH
+        self.broken: int | None = None  # the first link that does not hold
+        self.undecodable: int | None = None
+        self._replayed: Match | None = None  # the fresh decisions' state, while they agree
+        self.replay_bad: int | None = None
+        self.replay_reason: str | None = None
+        self._folded: Match | None = None  # the stored events folded
+        self._folds = True  # until an event does not follow the state
+        self._kept: list[Event] = []  # the creation, every deal and the end: the deals check
+        self._deals: list[int] = []  # the version of each RoundDealt, in order
+        self._before: list[Match | None] = []  # the match just before each of those deals
+
+    def extend(self, stored: Sequence[StoredEvent]) -> None:
+        """Walk on over `stored`, the events after `self.version`, oldest first."""
+        events: list[Event] = []
+        for event in stored:
+            self.version += 1
+            if self.broken is None and not link_holds(event, self.version, self._last_hash):
+                self.broken = self.version
+            self._last_hash = event.hash
+            if self.undecodable is None:
+                try:
+                    events.append(self._take(from_data(event.type, event.data), event.version))
+                except BadEventData:
+                    self.undecodable = event.version
+        if self.replay_bad is None and events:
+            check = replay_check(events, self.secret, self._replayed)
+            self._replayed = check.state
+            self.replay_bad, self.replay_reason = check.first_bad_version, check.reason
+
+    def _take(self, event: Event, version: int) -> Event:
+        if isinstance(event, MatchCreated | RoundDealt | MatchEnded | MatchAbandoned):
+            self._kept.append(event)
+        if not self._folds:
+            return event
+        if isinstance(event, RoundDealt):
+            self._deals.append(version)
+            self._before.append(self._folded)
         try:
-            events.append(from_data(event.type, event.data))
-        except BadEventData:
-            undecodable = event.version
-            break
-    replay = replay_check(events, secret)
-    replay_bad = undecodable or replay.first_bad_version
-    deals = deals_check(events) if replay_bad is None else None
-    bad = [v for v in (broken, replay_bad) if v is not None]
-    return {
-        "ok": not bad and deals is not False,
-        "events": len(stored),
-        "chain_ok": broken is None,
-        "replay_ok": replay_bad is None,
-        "deals_ok": deals,
-        "first_bad_version": min(bad) if bad else None,
-        "reason": _reason(broken, undecodable, replay.reason, bad),
-    }
+            self._folded = evolve(self._folded, event)
+        except CorruptStream:
+            self._folds = False  # no snapshot past a log that does not fold
+        return event
+
+    def chain_holds_through(self, version: int) -> bool:
+        """True when every link up to `version` (walked already) holds."""
+        return self.broken is None or self.broken > version
+
+    def before_deal(self, version: int) -> tuple[int, Match | None]:
+        """The latest deal at or before `version` that the walk has a snapshot for, and the
+        match just before it: (0, None) for none, to fold from the beginning."""
+        i = bisect.bisect_right(self._deals, version) - 1
+        if i < 0:
+            return 0, None
+        return self._deals[i], self._before[i]
+
+    def deal_of(self, round_number: int) -> tuple[int, Match | None] | None:
+        """Round `round_number`'s deal (its version and the match before it), if walked:
+        rounds are dealt in order, one deal each."""
+        if 1 <= round_number <= len(self._deals):
+            return self._deals[round_number - 1], self._before[round_number - 1]
+        return None
+
+    def report(self) -> dict[str, Any]:
+        replay_bad = self.undecodable or self.replay_bad
+        deals = deals_check(self._kept) if replay_bad is None else None
+        bad = [v for v in (self.broken, replay_bad) if v is not None]
+        return {
+            "ok": not bad and deals is not False,
+            "events": self.version,
+            "chain_ok": self.broken is None,
+            "replay_ok": replay_bad is None,
+            "deals_ok": deals,
+            "first_bad_version": min(bad) if bad else None,
+            "reason": _reason(self.broken, self.undecodable, self.replay_reason, bad),
+        }
+
+
+def report(stored: Sequence[StoredEvent], secret: Secret) -> dict[str, Any]:
+    """The integrity report of a whole log, walked from its first event."""
+    walk = Walk(secret, 0.0)
+    walk.extend(stored)
+    return walk.report()
 
 
 def _reason(broken: int | None, undecodable: int | None, replay: str | None,

@@ -3,7 +3,8 @@ each as its reader may see it now (the domain's views decide what that is)."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import time
+from collections.abc import Callable, Generator
 from typing import Any
 
 import orjson
@@ -13,17 +14,22 @@ from domain.evolve import fold
 from domain.state import Match
 from domain.views import event_json, replay_json, view_for, view_json
 from eventstore import StoredEvent
-from service import integrity
 from service.errors import MatchNotFound, NotFound
+from service.integrity import FRESH_FOR, Walk
+from service.kept import Kept
 from service.matches import Matches, decode
 
 VIEWS_KEPT = 4096  # (match, reader) views kept; a table of four and its spectators is five
+WALKS_KEPT = 256  # matches whose checked log (and snapshots before each deal) are kept
+ROUND_EVENTS = 400  # more events than any round holds, from its deal to the next one
 
 
 class Reads:
-    def __init__(self, matches: Matches) -> None:
+    def __init__(self, matches: Matches, clock: Callable[[], float] = time.monotonic) -> None:
         self.matches = matches
         self.store = matches.store
+        self._clock = clock
+        self._walks: Kept[Walk] = Kept(WALKS_KEPT)
         # The last view each reader of a match was given, as its JSON, and its version:
         # readers poll a match far more often than it moves, and spectators share one view.
         # Kept as JSON, the 4,096 views take about a fifth of the memory they take as
@@ -76,32 +82,70 @@ class Reads:
                 yield []
 
     def replay(self, match_id: str, version: int, viewer: int | None) -> dict[str, Any]:
-        """The view after `version` events, redacted for `viewer` as the match stands now."""
+        """The view after `version` events, redacted for `viewer` as the match stands now:
+        folded from the snapshot before the latest deal, not from the first event."""
         now = self.matches.load(match_id)
         if not 1 <= version <= now.version:
             raise NotFound(f"the match has {now.version} events, not {version}")
-        then = fold(decode(e) for e in self.store.read(match_id, 0, version))
+        walk = self._walked(match_id)
+        with walk.lock:
+            deal, before = walk.before_deal(version)
+        after = deal - 1 if deal else 0
+        then = fold((decode(e) for e in self.store.read(match_id, after, version - after)),
+                    before)
         assert then is not None
         return replay_json(then, now, viewer)
 
     def audit(self, match_id: str, round_number: int, trick_number: int) -> dict[str, Any]:
-        """The audit of one trick, with the hash chain checked up to its last event."""
+        """The audit of one trick, with the hash chain checked up to its last event; folded
+        from the snapshot before the round's deal, so it costs one round whatever the
+        match's length."""
         now = self.matches.load(match_id)
-        stored = self.store.read(match_id)
+        walk = self._walked(match_id)
+        with walk.lock:
+            found = walk.deal_of(round_number)
+        if found is None and round_number > now.rounds_dealt:
+            raise NotFound(f"round {round_number} is not dealt yet; the match has dealt"
+                           f" {now.rounds_dealt}")
+        deal, before = found or (0, None)
+        stored = self.store.read(match_id, deal - 1, ROUND_EVENTS) if deal \
+            else self.store.read(match_id)
         log = [Recorded(e.version, e.hash, decode(e)) for e in stored]
-        report = trick_audit(log, round_number, trick_number, now)
+        report = trick_audit(log, round_number, trick_number, now, before)
         if report is None:
-            raise NotFound(f"round {round_number} has no trick {trick_number} yet")
+            raise NotFound(_no_trick(now, round_number, trick_number))
         last = report.pop("taken_version") or report["plays"][-1]["version"]
-        report["chain_ok"] = integrity.first_broken_link(stored[:last]) is None
+        with walk.lock:
+            report["chain_ok"] = walk.chain_holds_through(last)
         return report
 
     def verify(self, match_id: str) -> dict[str, Any]:
-        """The integrity report, read afresh from the store (never from the cache)."""
-        stored = self.store.read(match_id)
-        if not stored:
-            raise MatchNotFound(match_id)
-        return integrity.report(stored, self.matches.secret(match_id))
+        """The integrity report: each event checked once by this process (and again from
+        the first once the walk is FRESH_FOR old), the new ones read from the store."""
+        walk = self._walked(match_id)
+        with walk.lock:
+            return walk.report()
+
+    def _walked(self, match_id: str) -> Walk:
+        """The match's walk, brought up to the store's last event."""
+        walk = self._walks.get(match_id)
+        if walk is None or self._clock() - walk.started > FRESH_FOR:
+            walk = Walk(self.matches.secret(match_id), self._clock())
+            self._walks.put(match_id, walk)
+        with walk.lock:
+            walk.extend(self.store.read(match_id, after=walk.version))
+            if walk.version == 0:
+                raise MatchNotFound(match_id)
+        return walk
+
+
+def _no_trick(now: Match, round_number: int, trick_number: int) -> str:
+    tricks = now.table.hand_size
+    if trick_number > tricks:
+        return f"a round at {now.table.seats} seats has {tricks} tricks, not {trick_number}"
+    if now.round_is_over(round_number):
+        return f"round {round_number} is over and had {tricks} tricks"
+    return f"round {round_number} has no trick {trick_number} yet"
 
 
 def event_item(stored: StoredEvent, now: Match, viewer: int | None) -> dict[str, Any]:

@@ -118,6 +118,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         # The tests create and move far faster than a person: a limit only where they test it.
         limits = {"--create-limit": "1000000/minute", "--move-limit": "1000000/minute",
+                  "--check-limit": "1000000/minute",
                   "--bot-matches-per-client": "1000000", "--bot-matches": "1000000",
                   "--connections-per-client": "1000000"}
         generous = [flag for name, value in limits.items() if name not in args

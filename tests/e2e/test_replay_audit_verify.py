@@ -96,10 +96,33 @@ def test_the_hearts_dispute_hearts_were_led_before_they_were_broken(server, disp
     assert any(p["card"].endswith("H") for p in first["plays"])
 
 
-def test_an_unknown_round_or_trick_is_a_404(server, disputed):
-    for path in ("rounds/2/tricks/1", "rounds/1/tricks/1", "rounds/1/tricks/14"):
+def test_an_unknown_round_or_trick_is_a_404_that_says_why(server, disputed):
+    for path, why in (("rounds/2/tricks/1", "round 2 is not dealt yet"),
+                      ("rounds/1/tricks/1", "round 1 has no trick 1 yet"),
+                      ("rounds/1/tricks/14", "4 seats has 13 tricks, not 14")):
         reply = call(server.base, "GET", f"/v1/matches/{disputed['id']}/{path}")
         assert reply.status == 404 and reply.body["code"] == "not_found"
+        assert why in reply.body["detail"], reply.body
+
+
+def test_numbers_outside_the_contracts_bounds_are_a_422_naming_them(server, disputed):
+    for path, name in (("rounds/0/tricks/1", "round"), ("rounds/1/tricks/0", "trick"),
+                       ("rounds/1/tricks/18", "trick"), ("replay/0", "version")):
+        reply = call(server.base, "GET", f"/v1/matches/{disputed['id']}/{path}")
+        assert reply.status == 422 and reply.body["code"] == "invalid_request", reply.body
+        assert list(reply.body["errors"]) == [name]
+
+
+def test_a_finished_rounds_missing_trick_says_the_round_is_over(server):
+    match = create(server.base, decks=[deck(SUITS)])
+    for seat, cards in enumerate(PASSES):
+        post(server.base, match, seat, "passes", {"cards": cards.split()})
+    play_out_round(server.base, match, 1)
+    reply = call(server.base, "GET", f"/v1/matches/{match['id']}/rounds/1/tricks/13")
+    assert reply.status == 200 and reply.body["complete"] and reply.body["round_over"]
+    reply = call(server.base, "GET", f"/v1/matches/{match['id']}/rounds/1/tricks/14")
+    assert reply.status == 404 and "has 13 tricks" in reply.body["detail"]
+    assert "yet" not in reply.body["detail"], "a round that is over waits for nothing"
 
 
 def test_a_replay_shows_each_version_redacted_as_of_now(server, disputed):
@@ -117,9 +140,8 @@ def test_a_replay_shows_each_version_redacted_as_of_now(server, disputed):
     after = call(base, "GET", f"/v1/matches/{match['id']}/replay/2").body
     assert all(after["hands"]), "once the round is over its deal is public"
     now = view(base, match["id"])["version"]
-    for version in (0, now + 1):
-        reply = call(base, "GET", f"/v1/matches/{match['id']}/replay/{version}")
-        assert reply.status == 404
+    reply = call(base, "GET", f"/v1/matches/{match['id']}/replay/{now + 1}")
+    assert reply.status == 404
 
 
 def _order(card: str) -> int:

@@ -218,6 +218,20 @@ def test_creations_and_moves_past_their_limits_are_429_and_change_nothing(tmp_pa
             "reading is not limited"
 
 
+def test_audits_and_verifications_past_their_limit_are_429(tmp_path):
+    with serving(tmp_path, "--check-limit", "3/minute") as server:
+        match = create(server.base, seats=PEOPLE)
+        paths = [f"/v1/matches/{match['id']}/verify", f"/v1/matches/{match['id']}/verify",
+                 f"/v1/matches/{match['id']}/rounds/1/tricks/1"]
+        assert [call(server.base, "GET", p).status for p in paths] == [200, 200, 404]
+        for path in paths[1:]:
+            refused = call(server.base, "GET", path)
+            assert refused.status == 429 and refused.body["code"] == "rate_limited"
+            assert int(refused.headers["retry-after"]) > 0
+        assert call(server.base, "GET", f"/v1/matches/{match['id']}").status == 200, \
+            "a view is not a check"
+
+
 def test_matches_of_bots_alone_past_a_clients_share_are_429(tmp_path):
     bots = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
     with serving(tmp_path, "--bot-matches-per-client", "1", "--bot-matches", "5") as server:

@@ -24,20 +24,6 @@ from service.idempotency import CREATION_TTL, CREATIONS, Idempotency, KeyReused
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def backend(request, tmp_path):
-    if request.param == "sqlite":
-        return "sqlite", f"sqlite:///{tmp_path / 'events.sqlite3'}"
-    return "redis", request.getfixturevalue("redis_url")
-
-
-@pytest.fixture
-def game(backend):
-    store = open_store(backend[1])
-    yield MatchService(store)
-    store.close()
-
-
 def three(match, seat):
     return sorted(match.round.hands[seat])[:3]
 

@@ -17,11 +17,6 @@ from workers.dispatch import InlineDispatcher
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
 
-@pytest.fixture
-def game(store):
-    return MatchService(store)
-
-
 def test_four_people_passing_at_the_same_moment_all_succeed(game):
     match = game.create(PEOPLE, Rules()).match
     start = threading.Barrier(4)
