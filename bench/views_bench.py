@@ -3,6 +3,7 @@
 dump the replies no longer go through, beside the JSON writers.
 
     python -m bench views       (VIEWS_ROUNDS=3 rounds of VIEWS_SECONDS=3 per endpoint)
+    python -m bench checks      (audits and verifications at 60 and 15,000 events)
 
 Each read is measured in rounds, /healthz just before it in each round, and the median of
 the rounds' ratios is its figure: on a shared machine a single pair of runs moves by a tenth
@@ -25,13 +26,14 @@ from random import Random
 import orjson
 
 from api.responses import MatchViewOut
-from bench.api_bench import played_to
+from bench.api_bench import played_to, timed_gets
 from eventstore import open_store
 from service import MatchService
-from tests.http import Server
+from tests.http import Server, call
 
 SECONDS = int(os.environ.get("VIEWS_SECONDS", "3"))
 ROUNDS = int(os.environ.get("VIEWS_ROUNDS", "3"))
+LONG_MATCH = int(os.environ.get("CHECKS_EVENTS", "15000"))
 
 
 def wrk(url: str, token: str | None = None, connections: int = 16) -> float:
@@ -96,6 +98,68 @@ def run() -> None:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
     assert version > 100
+
+
+def checks() -> None:
+    """An audit and a verification of a 15,000-event match against a 60-event one, side by
+    side, and a seat's view while eight connections ask for the long match's report."""
+    if shutil.which("wrk") is None:
+        raise SystemExit("bench checks needs wrk (apt-get install wrk)")
+    folder = Path(tempfile.mkdtemp(prefix="cardems-checks-bench-"))
+    url = f"sqlite:///{folder / 'bench.sqlite3'}"
+    store = open_store(url)
+    game = MatchService(store)
+    started = time.perf_counter()
+    long_id, long_token = played_to(game, LONG_MATCH, Random(7))
+    short_id, short_token = played_to(game, 60, Random(8))
+    late = game.load(long_id).rounds_dealt - 1
+    print(f"checks: a match of {game.load(long_id).version:,} events ({late + 1} rounds) and"
+          f" one of {game.load(short_id).version}, played in"
+          f" {time.perf_counter() - started:.0f} s")
+    store.close()
+    server = Server("--store", url, "--bots", "off")
+    base = server.base
+    try:
+        cold = []
+        for match_id in (short_id, long_id):  # the first report walks the whole log
+            start = time.perf_counter()
+            assert call(base, "GET", f"/v1/matches/{match_id}/verify").body["ok"]
+            cold.append((time.perf_counter() - start) * 1000)
+        print(f"  first report, walking the whole log: {cold[0]:.1f} ms at 60 events,"
+              f" {cold[1]:.1f} ms at {LONG_MATCH:,}")
+        pairs = {
+            "audit of trick 5": (f"/v1/matches/{short_id}/rounds/1/tricks/5",
+                                 f"/v1/matches/{long_id}/rounds/{late}/tricks/5"),
+            "verify": (f"/v1/matches/{short_id}/verify", f"/v1/matches/{long_id}/verify"),
+            "replay, late": (f"/v1/matches/{short_id}/replay/55",
+                             f"/v1/matches/{long_id}/replay/{LONG_MATCH - 5}"),
+        }
+        print(f"  wrk -t1 -c16 -d{SECONDS}s, one gunicorn process, short then long in each of"
+              f" {ROUNDS} rounds; aim: the long within 2x of the short (ratio at least 0.5)")
+        for name, (short, long) in pairs.items():
+            rounds = []
+            for _ in range(ROUNDS):
+                fast = wrk(base + short, short_token)
+                slow = wrk(base + long, long_token)
+                rounds.append((slow / fast, fast, slow))
+            ratio, fast, slow = sorted(rounds)[len(rounds) // 2]
+            spread = ", ".join(f"{r:.2f}" for r, _, _ in rounds)
+            print(f"  {name:18s} 60 events {fast:7.0f} req/s   {LONG_MATCH:,} events"
+                  f" {slow:7.0f} req/s   ratio {ratio:.2f} (rounds {spread})")
+        hammer = subprocess.Popen(
+            ["wrk", "-t1", "-c8", f"-d{SECONDS * 4}s", f"{base}/v1/matches/{long_id}/verify"],
+            stdout=subprocess.DEVNULL)
+        try:
+            time.sleep(0.5)  # let the eight connections get going
+            times = sorted(timed_gets(server.port, short_id, short_token, 1000))
+        finally:
+            hammer.wait()
+        p50, p99 = times[len(times) // 2] * 1000, times[int(len(times) * 0.99)] * 1000
+        print(f"  a seat's view while 8 connections ask for the long match's report:"
+              f" p50 {p50:.1f} ms, p99 {p99:.1f} ms (aim: p99 under 20 ms)")
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:

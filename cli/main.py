@@ -44,14 +44,30 @@ def _metrics_flags(command: argparse.ArgumentParser, what: str) -> None:
                               " only)")
 
 
+class Defaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Each option's default after its help, unless the help says it or there is none."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardems", description="Cardems, a Hearts service")
-    commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="serve the HTTP API")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    return run(parser().parse_args(argv))
+
+
+def parser() -> argparse.ArgumentParser:
+    """The `cardems` command line, every option with its help and its default."""
+    top = argparse.ArgumentParser(prog="cardems", description="Cardems, a Hearts service")
+    commands = top.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the HTTP API", formatter_class=Defaults,
+                                description="Serve the HTTP API and the web table.")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
     serve.add_argument("--store", default=DEFAULT_STORE,
-                       help="sqlite:///PATH (default) or redis://HOST:PORT/DB")
+                       help="where the events are kept: sqlite:///PATH, redis://HOST:PORT/DB or"
+                            " redis+cluster://HOST:PORT")
     serve.add_argument("--bots", choices=["inline", "rq", "off"], default=None,
                        help="where bot turns run (default: inline with SQLite, rq with Redis;"
                             " off: bots never move, for tests)")
@@ -64,12 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--streams-per-client", type=int, default=100,
                        help="live event streams per client address and API process")
     serve.add_argument("--create-limit", default=CREATE_LIMIT,
-                       help=f"matches one client address may create (default {CREATE_LIMIT})")
+                       help="matches one client address may create")
     serve.add_argument("--move-limit", default=MOVE_LIMIT,
-                       help=f"moves one client address may make (default {MOVE_LIMIT})")
+                       help="moves one client address may make")
     serve.add_argument("--check-limit", default=CHECK_LIMIT,
-                       help="trick audits and verifications one client address may ask for"
-                            f" (default {CHECK_LIMIT})")
+                       help="trick audits and verifications one client address may ask for")
     serve.add_argument("--bot-matches-per-client", type=int, default=FairUse.bot_matches_per_client,
                        help="matches of bots alone one client address may run at once")
     serve.add_argument("--bot-matches", type=int, default=FairUse.bot_matches,
@@ -96,24 +111,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--keepalive", type=float, default=15.0,
                        help="seconds between keep-alive comments on an idle event stream")
     _metrics_flags(serve, "the API processes' metrics, summed")
-    worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)")
-    worker.add_argument("--store", required=True, help="redis://HOST:PORT/DB")
+    worker = commands.add_parser("worker", help="compute bot turns queued on Redis (RQ)",
+                                 formatter_class=Defaults,
+                                 description="Compute the bot turns queued on Redis (RQ).")
+    worker.add_argument("--store", required=True,
+                        help="the store's Redis: redis://HOST:PORT/DB or"
+                             " redis+cluster://HOST:PORT")
     worker.add_argument("--queue", default=None, help=QUEUE_HELP)
     worker.add_argument("--burst", action="store_true", help="stop once the queue is empty")
     worker.add_argument("--pace", type=_pace, default=dict(DEFAULT_PACE), help=PACE_HELP)
     _metrics_flags(worker, "this worker's metrics")
-    arena = commands.add_parser("arena", help="duplicate tournament between two bots")
-    arena.add_argument("first", choices=BOT_LEVELS)
-    arena.add_argument("second", choices=BOT_LEVELS)
+    arena = commands.add_parser("arena", help="duplicate tournament between two bots",
+                                formatter_class=Defaults,
+                                description="A duplicate tournament between two bots: every"
+                                            " deal is played again with the seats rotated.")
+    levels = ", ".join(BOT_LEVELS)
+    arena.add_argument("first", choices=BOT_LEVELS, metavar="FIRST",
+                       help=f"the bot whose points are counted first ({levels})")
+    arena.add_argument("second", choices=BOT_LEVELS, metavar="SECOND",
+                       help=f"the bot it plays against ({levels})")
     arena.add_argument("--deals", type=int, default=500,
                        help="deals, each played again with the seats rotated")
     arena.add_argument("--seats", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
                        help="seats at the table (3 to 6)")
-    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--seed", type=int, default=1,
+                       help="the seed the deals are drawn from")
     arena.add_argument("--chart", default=None, help="write a PNG chart here")
     arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="processes playing deals side by side (the result does not change)")
-    args = parser.parse_args(argv)
+    return top
+
+
+def run(args: argparse.Namespace) -> int:
     if args.command == "arena":
         from cli.arena import main as arena_main
 

@@ -30,7 +30,8 @@ def test_mid_round_a_spectator_and_a_seat_check_the_chain_and_open_what_they_hol
     code, out = verify(server.base, match["id"])
     assert code == 0, out
     assert "hash chain: ok" in out and "sealed values: 0 of 12 opened" in out, out
-    assert "deals: ok, not yet" in out, out
+    assert "deals: not yet: the seed is revealed when the match ends" in out, out
+    assert "ok, not yet" not in out
     code, out = verify(server.base, match["id"], match["tokens"]["1"])
     # Seat 1's dealt hand, its pass, the pass it received, the cards it received.
     assert code == 0 and "sealed values: 4 of 12 opened and checked" in out, out
