@@ -22,9 +22,10 @@ from tests.http import Server
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 
 
-def played_to(game: MatchService, version: int, rng: Random) -> tuple[str, str]:
+def played_to(game: MatchService, version: int, rng: Random,
+              end_score: int = 1000) -> tuple[str, str]:
     """A match of four people moved at random until it holds `version` events."""
-    created = game.create(PEOPLE, Rules(end_score=1000))
+    created = game.create(PEOPLE, Rules(end_score=end_score))
     match_id = created.match.id
     while (state := game.load(match_id)).version < version:
         seat = seats_to_act(state)[0]

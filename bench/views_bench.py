@@ -110,7 +110,7 @@ def checks() -> None:
     store = open_store(url)
     game = MatchService(store)
     started = time.perf_counter()
-    long_id, long_token = played_to(game, LONG_MATCH, Random(7))
+    long_id, long_token = played_to(game, LONG_MATCH, Random(7), end_score=10_000)
     short_id, short_token = played_to(game, 60, Random(8))
     late = game.load(long_id).rounds_dealt - 1
     print(f"checks: a match of {game.load(long_id).version:,} events ({late + 1} rounds) and"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
@@ -26,6 +27,7 @@ ARTIFACTS = Path(os.environ.get("CARDEMS_ARTIFACTS") or ROOT / "build" / "artifa
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run",
          "--disable-default-apps", "--disable-extensions"]
+AXE = Axe()  # axe-core, shipped inside the package: nothing is fetched
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 360, "height": 740}
 WAIT_MS = 60_000  # bots, streams and a loaded machine: generous, and only ever an upper bound
@@ -128,8 +130,17 @@ class Watched:
                 if not url.startswith(self.base + "/") and not url.startswith("data:")]
 
     def shot(self, name: str) -> None:
+        """A screenshot of the page as it stands, which axe-core checks first."""
+        self.assert_accessible(name)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / name))
+
+    def assert_accessible(self, where: str) -> None:
+        """No violation axe-core finds in the page as it stands (every rule it runs)."""
+        found = AXE.run(self.page).response["violations"]
+        assert not found, f"{where}: " + "; ".join(
+            f"{v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:4]}"
+            for v in found)
 
 
 @pytest.fixture

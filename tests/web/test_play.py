@@ -140,7 +140,7 @@ def test_a_whole_match_against_three_bots_by_mouse_or_touch(server, open_page, s
     page = w.page
     page.goto(server.base + "/")
     assert unnamed_controls(page) == []
-    page.get_by_label("Name at North").fill("Robin")
+    page.get_by_label("Name at seat 1").fill("Robin")
     page.get_by_label("Match ends at").fill("30")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/m/[^#]+$"))
@@ -148,8 +148,14 @@ def test_a_whole_match_against_three_bots_by_mouse_or_touch(server, open_page, s
     assert unnamed_controls(page) == []
     if phone:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.evaluate(WATCH_PROMPT)
 
     final = play_match_by_pointer(w, server.base, phone, "phone-" if phone else "")
+    seen = page.evaluate("window.promptSeen")
+    assert any(s["prompt"].startswith("Playing ") for s in seen)
+    asks = [s for s in seen if "play a card" in s["prompt"] and s["cards"]]
+    assert asks and all(s["barred"] < s["cards"] for s in asks), \
+        "the prompt never asks for a card while every card is barred"
 
     assert final["status"] == "finished"
     end = page.locator("dialog#end")
@@ -189,6 +195,8 @@ def test_a_disabled_card_says_why_on_hover_and_focus_and_cannot_be_played(server
     barred.hover()
     expect(tip).to_be_visible()
     expect(tip).to_contain_text(WHY[rule])
+    prompt, shown = page.locator("#prompt").bounding_box(), tip.bounding_box()
+    assert prompt and shown and apart(prompt, shown), "the tip leaves the prompt in sight"
     page.mouse.move(0, 0)
     barred.focus()
     expect(tip).to_be_visible()
@@ -198,6 +206,29 @@ def test_a_disabled_card_says_why_on_hover_and_focus_and_cannot_be_played(server
     expect(tip).to_be_visible()
     assert [url for url in w.requests if url.endswith("/plays")] == posts
     assert view(server.base, match["id"], token)["version"] == seen["version"]
+
+
+def apart(a: dict, b: dict) -> bool:
+    """True when two boxes on the page do not overlap."""
+    return a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] \
+        or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+
+
+# Every state of the prompt and the hand, as the page draws them: what the person saw.
+WATCH_PROMPT = """() => {
+  window.promptSeen = [];
+  const note = () => {
+    const cards = [...document.querySelectorAll('#hand button')];
+    window.promptSeen.push({prompt: document.getElementById('prompt').textContent,
+      cards: cards.length, barred: cards.filter(
+        c => c.getAttribute('aria-disabled') === 'true').length});
+  };
+  const watch = new MutationObserver(note);
+  for (const id of ['prompt', 'hand']) {
+    watch.observe(document.getElementById(id), {childList: true, subtree: true,
+      characterData: true, attributes: true});
+  }
+}"""
 
 
 def focused_card(page: Page) -> tuple[str | None, bool]:
@@ -218,6 +249,7 @@ def test_a_round_by_keyboard_only(server, open_page):
 
     keys.press("?")
     expect(page.locator("dialog#help")).to_be_visible()
+    w.assert_accessible("the keyboard help")
     keys.press("Escape")
     expect(page.locator("dialog#help")).to_be_hidden()
 
@@ -396,7 +428,7 @@ def test_a_match_at_six_seats_round_the_table(server, open_page, count):
     page.get_by_label("Players").select_option(str(count))
     expect(page.locator("#seat-rows .seat-row")).to_have_count(count)
     expect(page.locator("#first-dealer option")).to_have_count(count)
-    page.get_by_label("Name at Seat 1").fill("Robin")
+    page.get_by_label("Name at seat 1").fill("Robin")
     page.get_by_label("Match ends at").fill("1")
     assert unnamed_controls(page) == []
     page.get_by_role("button", name="Start the match").click()
@@ -438,6 +470,11 @@ def test_a_spectator_sees_every_seat_of_a_table_of_three_four_or_five(server, op
     w.page.goto(f"{server.base}/m/{match['id']}")
     boxes = seats_apart(w.page, count)
     bottom = max(range(count), key=lambda i: boxes[i]["y"])
-    assert bottom == (2 if count == 4 else 0), "South, or seat 1, at the bottom"
+    assert bottom == 0, "a spectator sees seat 1 at the bottom"
     names = w.page.locator("#seats .seat .seat-name").all_text_contents()
     assert names == [f"P{i}" for i in range(count)]
+    # At 1280 px every seat's totals stand on one line, the box at the right edge too.
+    lines = w.page.locator("#seats .seat .seat-points").evaluate_all(
+        "els => els.map(e => e.getClientRects().length"
+        " && e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).fontSize))")
+    assert all(0 < height < 1.6 for height in lines), lines

@@ -34,11 +34,11 @@ def test_a_match_with_options_and_another_person_and_their_links(server, open_pa
     w = open_page(server.base)
     page = w.page
     page.goto(server.base + "/")
-    page.get_by_label("I sit East").check()
-    page.get_by_label("Name at East").fill("Mo")
-    page.get_by_label("Who plays West").select_option("person")
-    page.get_by_label("Name at West").fill("Quinn")
-    page.get_by_label("Who plays North").select_option("expert")
+    page.get_by_label("I sit at seat 2").check()
+    page.get_by_label("Name at seat 2").fill("Mo")
+    page.get_by_label("Who plays seat 4").select_option("person")
+    page.get_by_label("Name at seat 4").fill("Quinn")
+    page.get_by_label("Who plays seat 1").select_option("expert")
     page.get_by_label("Match ends at").fill("50")
     page.get_by_label("Moon").select_option("shooter_choice")
     page.get_by_label("Tie at the end").select_option("last_round")
@@ -50,6 +50,7 @@ def test_a_match_with_options_and_another_person_and_their_links(server, open_pa
 
     links = page.locator("#shared-links input")
     expect(links).to_have_count(1)
+    w.assert_accessible("the other people's links")
     link = links.input_value()
     found = re.fullmatch(re.escape(server.base) + r"/m/([^#]+)#token=(.+)", link)
     assert found, link
@@ -83,11 +84,12 @@ def test_a_missing_name_is_said_and_nothing_is_created(server, open_page):
     page = w.page
     page.goto(server.base + "/")
     page.get_by_role("button", name="Start the match").click()
-    expect(page.locator("#form-error")).to_have_text("Give North a name.")
-    expect(page.get_by_label("Name at North")).to_be_focused()
-    page.get_by_label("Name at North").fill("Eve\u202egnp.exe")  # the server refuses it
+    expect(page.locator("#form-error")).to_have_text("Give seat 1 a name.")
+    expect(page.get_by_label("Name at seat 1")).to_be_focused()
+    page.get_by_label("Name at seat 1").fill("Eve\u202egnp.exe")  # the server refuses it
     page.get_by_role("button", name="Start the match").click()
     expect(page.locator("#form-error")).to_contain_text("bidirectional")
+    w.assert_accessible("the start page with an error")
     assert [u for u in w.requests if u.endswith("/v1/matches")] == [server.base + "/v1/matches"]
     assert page.url == server.base + "/"
 

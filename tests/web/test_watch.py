@@ -56,6 +56,7 @@ def test_a_spectator_page_never_holds_a_hidden_card(server, open_page):
     page.goto(f"{server.base}/m/{match['id']}")
     page.locator("#seats .seat").first.wait_for()
     expect(page.locator("#hand-area")).to_be_hidden()
+    w.assert_accessible("a spectator's table")
     scanned = 0
     while (seen := view(server.base, match["id"], token))["status"] not in ("finished",):
         if seen["to_act"] != [0]:

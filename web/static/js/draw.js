@@ -3,13 +3,12 @@
 // reader; the page decides no rule.
 import { $, make } from "./dom.js";
 import { cardWords, drawFace, tableCard } from "./cards.js";
-import { BOT_WORDS, PASS_WORDS, WHY_BARRED, plural, rulesInWords, seatLabel,
+import { BOT_WORDS, PASS_WORDS, WHY_BARRED, capital, plural, rulesInWords, seatLabel,
   seatPlace } from "./words.js";
 
-// Who sits at the bottom: the reader's seat, or South (seat 0 elsewhere) for a spectator.
+// Who sits at the bottom: the reader's seat, or seat 1 for a spectator.
 export function bottomSeat(view) {
-  if (view.you) return view.you.seat;
-  return view.seats.length === 4 ? 2 : 0;
+  return view.you ? view.you.seat : 0;
 }
 
 // Where a seat sits, as a direction from the middle: the bottom seat first, then clockwise
@@ -58,7 +57,7 @@ export function drawSeats(view, hands = null) {
     box.classList.toggle("me", view.you?.seat === seat);
     box.classList.toggle("winner", status === "winner");
     const name = make("span", "seat-name", info.name);
-    const meta = [seatPlace(view.seats.length, seat)];
+    const meta = [capital(seatPlace(seat))];
     if (info.bot) meta.push(BOT_WORDS[info.bot]);
     if (view.dealer === seat && view.round > 0) meta.push("dealer");
     const points = `${view.scores.total[seat]} total, ${view.scores.round[seat]} this round`;

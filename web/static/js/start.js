@@ -1,6 +1,6 @@
 // The start page: set up a match (you, and bots or other people), or open one.
 import { call, newKey, seatLink, tablePath, tokens } from "./api.js";
-import { seatPlace } from "./words.js";
+import { capital, seatPlace } from "./words.js";
 
 const COUNTS = [3, 4, 5, 6]; // players a table may seat
 let SEATS = 4;
@@ -15,7 +15,7 @@ function seatRow(seat) {
   row.className = "seat-row";
   const place = document.createElement("span");
   place.className = "place";
-  place.textContent = seatPlace(SEATS, seat);
+  place.textContent = capital(seatPlace(seat));
   const you = document.createElement("label");
   you.className = "you-radio";
   const radio = document.createElement("input");
@@ -23,7 +23,7 @@ function seatRow(seat) {
   radio.name = "you";
   radio.value = String(seat);
   radio.checked = seat === 0;
-  radio.setAttribute("aria-label", `I sit ${seatPlace(SEATS, seat)}`);
+  radio.setAttribute("aria-label", `I sit at ${seatPlace(seat)}`);
   you.append(radio, " me");
   const name = document.createElement("input");
   name.name = `name-${seat}`;
@@ -31,10 +31,10 @@ function seatRow(seat) {
   name.required = true;
   name.autocomplete = "off";
   name.value = seat === 0 ? "" : SEAT_NAMES[seat];
-  name.setAttribute("aria-label", `Name at ${seatPlace(SEATS, seat)}`);
+  name.setAttribute("aria-label", `Name at ${seatPlace(seat)}`);
   const kind = document.createElement("select");
   kind.name = `kind-${seat}`;
-  kind.setAttribute("aria-label", `Who plays ${seatPlace(SEATS, seat)}`);
+  kind.setAttribute("aria-label", `Who plays ${seatPlace(seat)}`);
   for (const [value, text] of KINDS) kind.add(new Option(text, value));
   row.append(place, you, name, kind);
   return row;
@@ -61,7 +61,7 @@ function drawSeats() {
     }
     row.querySelector("input[type=radio]").checked = seat === (you < SEATS ? you : 0);
     rows.append(row);
-    dealer.add(new Option(seatPlace(SEATS, seat) + (seat === 0 ? " (default)" : ""), seat));
+    dealer.add(new Option(capital(seatPlace(seat)) + (seat === 0 ? " (default)" : ""), seat));
   }
   dealer.value = String(dealerWas < SEATS ? dealerWas : 0);
   syncYou();
@@ -131,7 +131,7 @@ async function create(event) {
   const { you, seats } = seatsOf(form);
   const empty = seats.findIndex((s) => !s.name);
   if (empty >= 0) {
-    showError("form-error", `Give ${seatPlace(SEATS, empty)} a name.`);
+    showError("form-error", `Give ${seatPlace(empty)} a name.`);
     form.elements[`name-${empty}`].focus();
     return;
   }
@@ -158,10 +158,10 @@ async function create(event) {
   }
 }
 
-// "seats.0.name" -> "North's name", so the person knows which box to change.
+// "seats.0.name" -> "Seat 1's name", so the person knows which box to change.
 function fieldWords([path, text]) {
   const seat = path.match(/^seats\.(\d+)\.(\w+)$/);
-  if (seat) return `${seatPlace(SEATS, Number(seat[1]))}'s ${seat[2]}: ${text}`;
+  if (seat) return `${capital(seatPlace(Number(seat[1])))}'s ${seat[2]}: ${text}`;
   return `${path.replaceAll("_", " ")}: ${text}`;
 }
 
@@ -171,7 +171,7 @@ function showShared(id, others, created) {
   for (const [seat, token] of others) {
     const item = document.createElement("li");
     const label = document.createElement("label");
-    label.textContent = `${created.seats[seat].name} at ${seatPlace(SEATS, Number(seat))}: `;
+    label.textContent = `${created.seats[seat].name} at ${seatPlace(Number(seat))}: `;
     const link = document.createElement("input");
     link.readOnly = true;
     link.value = seatLink(id, token);

@@ -87,7 +87,7 @@ function show(view) {
   if (view.status !== "passing" || view.you?.passed) page.chosen.clear();
   document.title = `Cardems: round ${view.round}, ${view.seats.map((s) => s.name).join(", ")}`;
   if (page.replay) return;
-  $("title").textContent = view.round ? `Round ${view.round}` : "";
+  $("title").textContent = view.round ? `Round ${view.round}` : "Cardems table";
   drawSeats(view);
   drawTrick(view, view.trick?.plays || []);
   drawHand(view, { mode: handMode(view), chosen: page.chosen, onCard });
@@ -220,9 +220,17 @@ function onCard(card) {
     $("prompt").textContent = promptFor(view, page.chosen);
     return;
   }
-  if (handMode(view) === "play") {
-    drawHand(view, { mode: "wait", chosen: page.chosen, onCard });
-    move("/plays", { card });
+  if (handMode(view) === "play") play(view, card);
+}
+
+// The hand waits for the reply, and the prompt says so at once: no card is playable now.
+async function play(view, card) {
+  drawHand(view, { mode: "wait", chosen: page.chosen, onCard });
+  $("prompt").textContent = `Playing ${cardWords(card)}\u2026`;
+  if (await move("/plays", { card })) return;
+  if (page.view === view) { // refused, and nothing newer drawn meanwhile: choose again
+    drawHand(view, { mode: "play", chosen: page.chosen, onCard });
+    $("prompt").textContent = promptFor(view, page.chosen);
   }
 }
 
@@ -231,8 +239,12 @@ async function passChosen() {
   if (handMode(view) !== "pass" || page.chosen.size !== 3) return;
   const cards = [...page.chosen];
   drawHand(view, { mode: "wait", chosen: page.chosen, onCard }); // no second pass meanwhile
+  $("prompt").textContent = `Passing ${cards.map(cardWords).join(", ")}\u2026`;
   if (await move("/passes", { cards })) say(`You passed ${cards.map(cardWords).join(", ")}.`);
-  else drawHand(view, { mode: "pass", chosen: page.chosen, onCard });
+  else {
+    drawHand(view, { mode: "pass", chosen: page.chosen, onCard });
+    $("prompt").textContent = promptFor(view, page.chosen);
+  }
 }
 
 function finish(view) {

@@ -1,14 +1,17 @@
 // What the page says about seats, rules and events, in words.
 
-const COMPASS = ["North", "East", "South", "West"];
-
+// Seats are named by number at every count, from 1, clockwise. The reader is drawn at the
+// bottom whichever seat it holds, so a compass name would say North of the seat at the bottom.
 export function seatLabel(view, seat) {
-  const name = view.seats[seat].name;
-  return view.seats.length === 4 ? `${name} (${COMPASS[seat]})` : `${name} (seat ${seat + 1})`;
+  return `${view.seats[seat].name} (seat ${seat + 1})`;
 }
 
-export function seatPlace(count, seat) {
-  return count === 4 ? COMPASS[seat] : `Seat ${seat + 1}`;
+export function seatPlace(seat) {
+  return `seat ${seat + 1}`;
+}
+
+export function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export const WHY_BARRED = {
