@@ -65,6 +65,7 @@ class Walk:
         self._kept: list[Event] = []  # the creation, every deal and the end: the deals check
         self._deals: list[int] = []  # the version of each RoundDealt, in order
         self._before: list[Match | None] = []  # the match just before each of those deals
+        self._report: tuple[int, dict[str, Any]] | None = None
 
     def extend(self, stored: Sequence[StoredEvent]) -> None:
         """Walk on over `stored`, the events after `self.version`, oldest first."""
@@ -118,6 +119,13 @@ class Walk:
         return None
 
     def report(self) -> dict[str, Any]:
+        """What the walk found, made once per version walked (every deal is recomputed for
+        it once the match is over)."""
+        if self._report is None or self._report[0] != self.version:
+            self._report = (self.version, self._made_report())
+        return dict(self._report[1])
+
+    def _made_report(self) -> dict[str, Any]:
         replay_bad = self.undecodable or self.replay_bad
         deals = deals_check(self._kept) if replay_bad is None else None
         bad = [v for v in (self.broken, replay_bad) if v is not None]
