@@ -1,6 +1,8 @@
-"""Response bodies, each dumped through its schema. Their shape is the one openapi.yaml
-declares: tests/unit/test_view_shape.py checks these schemas and the domain's view against it
-field by field, and the contract tests check the running app."""
+"""The shape of every response body, as schemas. The service's replies are sent as they are
+(dumping them through these cost six times the JSON itself); these schemas are what the
+replies are held to: tests/unit/test_fast_output.py checks every reply against them, field by
+field both ways, tests/unit/test_view_shape.py checks them against openapi.yaml, and the
+contract tests check the running app."""
 
 from __future__ import annotations
 
@@ -119,12 +121,16 @@ class EventPageOut(Schema):
     next = Str(allow_none=True)
 
 
+# A field with this mark is left out while what it holds is hidden (the round is not over).
+ONCE_PUBLIC = {"once_public": True}
+
+
 class AuditPlayOut(Schema):
     seat = Int()
     card = Str()
-    hand_before = _cards()
-    legal = _cards()
-    illegal = fields.Dict(keys=Str(), values=Str())
+    hand_before = _cards(metadata=ONCE_PUBLIC)
+    legal = _cards(metadata=ONCE_PUBLIC)
+    illegal = fields.Dict(keys=Str(), values=Str(), metadata=ONCE_PUBLIC)
     version = Int()
     hash = Str()
 

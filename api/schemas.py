@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from domain.bots.base import BOT_LEVELS
+from domain.bots.levels import BOT_LEVELS
 from domain.cards import BadCard, Card, parse_card
 from domain.decide import MAX_CLIENT_SEED, name_problem
 from domain.rules import MoonRule

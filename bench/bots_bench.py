@@ -10,7 +10,8 @@ import time
 from random import Random
 from typing import Any
 
-from domain.bots.base import bot_command, policy_named
+from domain.bots.base import bot_command
+from domain.bots.levels import policy_named
 from domain.commands import CreateMatch, Secret
 from domain.decide import decide
 from domain.events import SeatSpec

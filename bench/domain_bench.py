@@ -8,7 +8,7 @@ from collections.abc import Callable
 from random import Random
 
 from domain.bots.autoplay import play_out
-from domain.bots.base import policy_named
+from domain.bots.levels import policy_named
 from domain.codec import event_type, from_data, to_data
 from domain.commands import CreateMatch, Secret
 from domain.events import SeatSpec

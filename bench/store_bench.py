@@ -144,7 +144,7 @@ def long_match(min_events: int = 1200) -> list:
     from random import Random
 
     from domain.bots.autoplay import play_out
-    from domain.bots.base import policy_named
+    from domain.bots.levels import policy_named
     from domain.commands import CreateMatch, Secret
     from domain.events import SeatSpec
     from domain.rules import Rules

@@ -13,8 +13,8 @@ from random import Random
 
 from tqdm import tqdm
 
-from domain.bots.base import policy_named
 from domain.bots.duplicate import duplicate_deal, rotations
+from domain.bots.levels import policy_named
 from domain.table import table_for
 
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from api.limits import CHECK_LIMIT, CREATE_LIMIT, MOVE_LIMIT
-from domain.bots.base import BOT_LEVELS
+from domain.bots.levels import BOT_LEVELS
 from domain.table import MAX_SEATS, MIN_SEATS
 from service.bootstrap import DEFAULT_STORE, store_problem
 from service.fair_use import FairUse

@@ -1,4 +1,9 @@
-"""Which cards a seat may play, and the rule that forbids each of the others."""
+"""Which cards a seat may play, and the rule that forbids each of the others.
+
+`play_violation` is the one statement of the rules of play: the legal cards, the barred
+cards of a view, refusals and the trick audit all come from it. The expert's simulations
+play by the same rules in their own fast terms (`domain.bots.rollout`), and the tests replay
+simulated rounds through `decide` to hold them to these."""
 
 from __future__ import annotations
 
@@ -42,28 +47,6 @@ def _holds_suit(hand: Iterable[Card], suit: Suit) -> bool:
     return any(c.suit is suit for c in hand)
 
 
-def legal_cards(rnd: Round, rules: Rules, seat: int) -> frozenset[Card]:
-    """Every card of `seat`'s hand that it may play now, were it its turn."""
-    plays = rnd.trick.plays
-    led = plays[0].card.suit if plays else None
-    return legal_from(rnd.hands[seat], led, not rnd.taken, rnd.hearts_broken, rules)
-
-
-def legal_from(hand: frozenset[Card], led: Suit | None, first_trick: bool,
-               hearts_broken: bool, rules: Rules) -> frozenset[Card]:
-    """The legal cards of `hand`, from the few facts they depend on (for fast simulations)."""
-    if led is None:
-        if first_trick:
-            return hand & {TWO_OF_CLUBS}
-        if hearts_broken:
-            return hand
-        return frozenset(c for c in hand if c.suit is not Suit.HEARTS) or hand
-    options = frozenset(c for c in hand if c.suit is led) or hand
-    if first_trick and not rules.points_on_first_trick:
-        options = frozenset(c for c in options if not is_point_card(c)) or options
-    return options
-
-
 def forbidden_cards(rnd: Round, rules: Rules, seat: int) -> dict[Card, Violation]:
     """Every card of the hand that may not be played now, mapped to the rule against it."""
     out: dict[Card, Violation] = {}
@@ -72,6 +55,12 @@ def forbidden_cards(rnd: Round, rules: Rules, seat: int) -> dict[Card, Violation
         if violation is not None:
             out[card] = violation
     return out
+
+
+def legal_cards(rnd: Round, rules: Rules, seat: int) -> frozenset[Card]:
+    """Every card of `seat`'s hand that it may play now, were it its turn: the cards no rule
+    of `play_violation`, the one statement of the rules of play, forbids."""
+    return rnd.hands[seat] - forbidden_cards(rnd, rules, seat).keys()
 
 
 def winning_play(plays: Iterable[tuple[int, Card]]) -> tuple[int, Card]:

@@ -115,9 +115,6 @@ class MatchService:
     def seat_of(self, match_id: str, token: str | None) -> int | None:
         return self.matches.seat_of(match_id, token)
 
-    def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
-        return self.reads.view(match_id, viewer)
-
     def view_body(self, match_id: str, viewer: int | None) -> tuple[bytes, int]:
         """The view as JSON, kept per version for the readers who poll it."""
         return self.reads.view_body(match_id, viewer)

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator, Mapping
 from random import Random
 from typing import Protocol
 
-from domain.bots.base import Policy, bot_command, policy_named
+from domain.bots.base import Policy, bot_command
+from domain.bots.levels import policy_named
 from domain.cards import Card
 from domain.commands import Command, Secret
 from domain.events import AbandonReason

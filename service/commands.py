@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.bots.base import policy_named
+from domain.bots.levels import policy_named
 from domain.cards import Card
 from domain.commands import (
     AbandonMatch,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
 
-from domain.bots.base import BOT_LEVELS
+from domain.bots.levels import BOT_LEVELS
 
 
 def parse_instant(text: str) -> float:

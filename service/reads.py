@@ -36,11 +36,6 @@ class Reads:
         # objects (a view's 3 KB of JSON is about 16 KB of dicts and lists; `bench memory`).
         self._views: dict[tuple[str, int | None], tuple[int, bytes]] = {}
 
-    def view(self, match_id: str, viewer: int | None) -> tuple[dict[str, Any], int]:
-        """The match as `viewer` may see it now, and its version."""
-        match = self.matches.load(match_id)
-        return view_json(view_for(match, viewer)), match.version
-
     def view_body(self, match_id: str, viewer: int | None) -> tuple[bytes, int]:
         """The same view as the JSON the API sends, and its version; kept for the next
         reader of the same version."""

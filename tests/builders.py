@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from random import Random
 
 from domain.bots.autoplay import play_out
-from domain.bots.base import policy_named
+from domain.bots.levels import policy_named
 from domain.cards import DECK, Card, parse_card
 from domain.commands import ChooseMoon, CreateMatch, PassCards, PlayCard, Secret
 from domain.decide import decide

@@ -1,1 +1,2 @@
-"""The application service that every edge goes through, and the bots' dispatchers."""
+"""Where bot turns run: a pool of threads in the serving process, or RQ jobs for `cardems
+worker`s. Both hand each turn to the application service (`service`), the one way in."""

@@ -12,7 +12,7 @@ from service import MatchService
 from service.bootstrap import build_service
 from workers.rq_dispatch import RqDispatcher, Turn
 
-PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (workers.pacing)
+PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (service.pacing)
 CHAIN_SECONDS = 5.0  # how long one job may go on making bot moves beyond its own turn
 TAKE_WAIT = 1.0  # seconds a job waits at most for a turn to come into the queue, at a time
 STOPPING = threading.Event()  # the worker was asked to stop: its job takes no further turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from domain.bots.base import Policy, bot_command, policy_named
+from domain.bots.base import Policy, bot_command
+from domain.bots.levels import policy_named
 
 __all__ = ["Policy", "bot_command", "policy_named"]

@@ -27,12 +27,6 @@ class Policy(Protocol):
     def choose_moon(self, view: MatchView, rng: Random) -> MoonRule: ...
 
 
-class Searching(Protocol):
-    """A policy whose choice of play is a search that can be stopped at any sampled deal."""
-
-    def searching(self, view: MatchView, rng: Random) -> Iterator[Card]: ...
-
-
 Drive = Callable[[Iterator[Card]], Card]
 """Runs a search and takes its answer: to the end, or as far as its driver allows."""
 
@@ -41,26 +35,6 @@ def to_the_end(search: Iterator[Card]) -> Card:
     last = deque(search, maxlen=1)
     assert last, "a search yields at least once"
     return last[0]
-
-
-class UnknownPolicy(ValueError):
-    """No bot of that name."""
-
-
-BOT_LEVELS = ("random", "heuristic", "expert")  # the bots a seat may be given, weakest first
-
-
-def policy_named(name: str) -> Policy:
-    from domain.bots.expert import ExpertPolicy
-    from domain.bots.heuristic import HeuristicPolicy
-    from domain.bots.random_policy import RandomPolicy
-
-    policies: dict[str, Policy] = {p.name: p for p in (RandomPolicy(), HeuristicPolicy(),
-                                                         ExpertPolicy())}
-    try:
-        return policies[name]
-    except KeyError:
-        raise UnknownPolicy(f"no bot named {name!r}; known: {', '.join(policies)}") from None
 
 
 def bot_command(view: MatchView, policy: Policy, rng: Random, secret: Secret,

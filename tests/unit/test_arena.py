@@ -4,8 +4,8 @@ import pytest
 
 from cli.arena import chart, run_arena
 from cli.arena import main as arena_main
-from domain.bots.base import policy_named
 from domain.bots.duplicate import duplicate_deal, rotations
+from domain.bots.levels import policy_named
 from domain.table import FOUR_SEATS, table_for
 
 

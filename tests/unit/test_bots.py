@@ -3,7 +3,8 @@ from random import Random
 
 import pytest
 
-from domain.bots.base import UnknownPolicy, bot_command, policy_named
+from domain.bots.base import bot_command
+from domain.bots.levels import UnknownPolicy, policy_named
 from domain.cards import parse_card
 from domain.commands import PassCards, PlayCard
 from domain.legal import legal_cards

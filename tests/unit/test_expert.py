@@ -3,9 +3,9 @@ from random import Random
 
 import pytest
 
-from domain.bots.base import policy_named
 from domain.bots.expert import ExpertPolicy, distinct_plays
 from domain.bots.knowledge import knowledge
+from domain.bots.levels import policy_named
 from domain.bots.sampling import Sampler, hand_sizes
 from domain.cards import Card, parse_card
 from domain.commands import PassCards

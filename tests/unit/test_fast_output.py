@@ -8,6 +8,7 @@ from random import Random
 
 import orjson
 import pytest
+from marshmallow import Schema, fields
 
 from api.responses import (
     CreatedOut,
@@ -21,7 +22,7 @@ from domain.events import SeatSpec
 from domain.legal import legal_cards
 from domain.rules import MoonRule, Rules, TieBreak
 from domain.state import Status
-from domain.views import seats_to_act
+from domain.views import seats_to_act, view_for, view_json
 from eventstore import open_store
 from service import MatchService
 
@@ -30,13 +31,45 @@ READERS = (None, 0, 1, 2, 3)
 
 
 def same_as_dumped(schema, reply) -> None:
+    """The reply is what its schema dumps, and holds every field the schema declares and no
+    other, at every depth: a dump leaves out a field the reply lacks, so equality alone would
+    not see it missing."""
     assert schema.dump(reply) == reply
+    same_keys(schema, reply, "reply")
+
+
+def same_keys(schema: Schema, data: dict, where: str) -> None:
+    declared = {field.data_key or name: field for name, field in schema.fields.items()}
+    optional = {key for key, field in declared.items() if field.metadata.get("once_public")}
+    assert set(data) <= set(declared), (where, set(data) - set(declared))
+    assert set(declared) - set(data) <= optional, (where, set(declared) - set(data))
+    for key, field in declared.items():
+        if key not in data:
+            continue
+        for i, item in enumerate(nested_values(field, data[key])):
+            same_keys(item[0], item[1], f"{where}.{key}[{i}]")
+
+
+def nested_values(field: fields.Field, value) -> list[tuple[Schema, dict]]:
+    """The (schema, object) pairs a field's value holds, if it nests schemas."""
+    if value is None:
+        return []
+    if isinstance(field, fields.Nested):
+        items = value if field.many else [value]
+        return [(field.schema, item) for item in items]
+    if isinstance(field, fields.List):
+        return [pair for item in value for pair in nested_values(field.inner, item)]
+    if isinstance(field, fields.Dict) and field.value_field is not None:
+        return [pair for item in value.values()
+                for pair in nested_values(field.value_field, item)]
+    return []
 
 
 def same_view(game: MatchService, match_id: str, reader: int | None) -> None:
     """The view as a dict matches its schema, and the JSON the API sends (kept per version,
     so asked twice) is that view at that version."""
-    view, version = game.view(match_id, reader)
+    state = game.load(match_id)
+    view, version = view_json(view_for(state, reader)), state.version
     same_as_dumped(MatchViewOut(), view)
     for _ in range(2):
         body, kept_version = game.view_body(match_id, reader)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from domain.bots.base import BOT_LEVELS, policy_named
+from domain.bots.levels import BOT_LEVELS, policy_named
 from domain.sealing import canonical_json
 from eventstore.base import canonical
 

@@ -2,7 +2,8 @@ from random import Random
 
 import pytest
 
-from domain.bots.base import bot_command, policy_named
+from domain.bots.base import bot_command
+from domain.bots.levels import policy_named
 from domain.commands import PassCards
 from domain.decide import decide
 from domain.errors import IllegalMove, Violation

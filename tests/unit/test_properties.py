@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.bots.autoplay import play_out
-from domain.bots.base import policy_named
+from domain.bots.levels import policy_named
 from domain.cards import penalty
 from domain.codec import from_data, to_data
 from domain.commands import CreateMatch, Secret

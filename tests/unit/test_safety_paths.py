@@ -9,7 +9,7 @@ import pytest
 
 from domain.audit import Recorded, trick_audit
 from domain.bots.autoplay import play_out
-from domain.bots.base import policy_named
+from domain.bots.levels import policy_named
 from domain.cards import DECK, parse_card
 from domain.codec import BadEventData, from_data, to_data
 from domain.commands import PlayCard, Secret

@@ -6,7 +6,7 @@ from random import Random
 import pytest
 
 from domain.bots.autoplay import play_out
-from domain.bots.base import policy_named
+from domain.bots.levels import policy_named
 from domain.cards import DECK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TWO_OF_CLUBS, Suit, parse_card
 from domain.commands import CreateMatch, PassCards, PlayCard, Secret
 from domain.decide import decide
