@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.cards import Card, sorted_cards, spell
-from domain.codec import to_data
+from domain.codec import from_data, to_data
 from domain.errors import Violation
 from domain.events import (
     Event,
@@ -195,6 +195,20 @@ def event_json(event: Event, now: Match, viewer: int | None) -> dict[str, Any]:
     """An event's data as `viewer` may see it now: a hidden value is null and its salt left
     out; its commitment (under `sealed`) is shown to everyone."""
     return with_hidden(to_data(event), hidden_paths(event, now, viewer))
+
+
+# The events that hold sealed values; every other event is the same for every reader.
+SEALED_EVENTS = frozenset({"RoundDealt", "PassChosen", "PassesExchanged"})
+
+
+def stored_event_json(type_name: str, data: dict[str, Any], now: Match,
+                      viewer: int | None) -> dict[str, Any]:
+    """`event_json` of an event as it is stored (the data `to_data` wrote): an event with
+    nothing sealed is its data as it stands, and only one with sealed values is decoded, to
+    know its round and seat, and is never written out again."""
+    if type_name not in SEALED_EVENTS:
+        return data
+    return with_hidden(data, hidden_paths(from_data(type_name, data), now, viewer))
 
 
 def _received_it(now: Match, round_number: int, passer: int, viewer: int | None) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from domain.cards import Card
+from domain.commands import ChooseMoon, PassCards, PlayCard
 from domain.events import AbandonReason, SeatSpec
 from domain.rules import MoonRule, Rules
 from domain.state import Match
@@ -85,18 +86,22 @@ class MatchService:
     def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
                    expected_version: int | None = None,
                    idempotency: Idempotency | None = None) -> Reply:
-        return self.commands.pass_cards(match_id, seat, cards, expected_version, idempotency)
+        return self.commands.submit(match_id, seat,
+                                    lambda secret: PassCards(seat, tuple(cards), secret),
+                                    expected_version, idempotency)
 
     def play_card(self, match_id: str, seat: int, card: Card,
                   expected_version: int | None = None,
                   idempotency: Idempotency | None = None) -> Reply:
-        return self.commands.play_card(match_id, seat, card, expected_version, idempotency)
+        return self.commands.submit(match_id, seat, lambda secret: PlayCard(seat, card, secret),
+                                    expected_version, idempotency)
 
     def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
                     expected_version: int | None = None,
                     idempotency: Idempotency | None = None) -> Reply:
-        return self.commands.choose_moon(match_id, seat, choice, expected_version,
-                                         idempotency)
+        return self.commands.submit(match_id, seat,
+                                    lambda secret: ChooseMoon(seat, choice, secret),
+                                    expected_version, idempotency)
 
     def abandon(self, match_id: str, seat: int, expected_version: int | None = None,
                 idempotency: Idempotency | None = None) -> Reply:

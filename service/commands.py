@@ -12,18 +12,15 @@ from domain.bots.levels import policy_named
 from domain.cards import Card
 from domain.commands import (
     AbandonMatch,
-    ChooseMoon,
     Command,
     CreateMatch,
-    PassCards,
-    PlayCard,
     Secret,
 )
 from domain.decide import decide
 from domain.errors import IllegalMove, Violation
 from domain.events import AbandonReason, Event, SeatSpec
 from domain.evolve import fold
-from domain.rules import MoonRule, Rules
+from domain.rules import Rules
 from domain.state import Match
 from domain.views import view_for, view_json
 from eventstore import CapReached, ConcurrencyError
@@ -44,12 +41,23 @@ def new_match_id() -> str:
     return match_id
 
 
-@dataclass(frozen=True, slots=True)
 class Reply:
-    """What a move answers: the mover's view after it, at that version."""
+    """What a move answers: the mover's view after it, at that version. The view is made
+    when asked for: a bot's move is answered to nobody."""
 
-    view: dict[str, Any]
-    version: int
+    __slots__ = ("_after", "_seat", "_view", "version")
+
+    def __init__(self, version: int, view: dict[str, Any] | None = None,
+                 after: Match | None = None, seat: int | None = None) -> None:
+        self.version = version
+        self._view, self._after, self._seat = view, after, seat
+
+    @property
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            assert self._after is not None
+            self._view = view_json(view_for(self._after, self._seat))
+        return self._view
 
     def as_record(self) -> dict[str, Any]:
         return {"view": self.view, "version": self.version}
@@ -71,7 +79,7 @@ class Created:
 def _replayed(record: dict[str, Any]) -> Reply:
     if "refused" in record:
         raise IllegalMove(Violation(record["refused"]), record["detail"])
-    return Reply(record["view"], record["version"])
+    return Reply(record["version"], view=record["view"])
 
 
 class Commands:
@@ -119,29 +127,11 @@ class Commands:
         self.on_moved(created)
         return Created(created, tokens)
 
-    def pass_cards(self, match_id: str, seat: int, cards: Sequence[Card],
-                   expected_version: int | None = None,
-                   idempotency: Idempotency | None = None) -> Reply:
-        return self.submit(match_id, seat, lambda secret: PassCards(seat, tuple(cards), secret),
-                           expected_version, idempotency)
-
-    def play_card(self, match_id: str, seat: int, card: Card,
-                  expected_version: int | None = None,
-                  idempotency: Idempotency | None = None) -> Reply:
-        return self.submit(match_id, seat, lambda secret: PlayCard(seat, card, secret),
-                           expected_version, idempotency)
-
     def abandon(self, match_id: str, seat: int | None, reason: AbandonReason,
                 expected_version: int | None = None,
                 idempotency: Idempotency | None = None) -> Reply:
         """End the match unplayed: by a person at the table (`seat`), or by the service."""
         return self.submit(match_id, seat, lambda s: AbandonMatch(reason, seat, s),
-                           expected_version, idempotency)
-
-    def choose_moon(self, match_id: str, seat: int, choice: MoonRule,
-                    expected_version: int | None = None,
-                    idempotency: Idempotency | None = None) -> Reply:
-        return self.submit(match_id, seat, lambda secret: ChooseMoon(seat, choice, secret),
                            expected_version, idempotency)
 
     def submit(self, match_id: str, seat: int | None, command: Callable[[Secret], Command],
@@ -191,7 +181,7 @@ class Commands:
         """The mover's reply once the events are stored; None if another move came first."""
         after = fold(events, state)
         assert after is not None
-        reply = Reply(view_json(view_for(after, seat)), after.version)
+        reply = Reply(after.version, after=after, seat=seat)
         meta = marks(after)
         if idempotency and slot:
             meta[slot] = idempotency.record(reply.as_record())

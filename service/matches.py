@@ -86,6 +86,10 @@ class Matches:
 
     def load(self, match_id: str) -> Match:
         """The match now: the kept state and only the events after it."""
+        return self.load_with_news(match_id)[0]
+
+    def load_with_news(self, match_id: str) -> tuple[Match, list[StoredEvent]]:
+        """The match now, and the events read to bring the kept state up to it."""
         cached = self._states.get(match_id)
         stored = self.store.read(match_id, after=cached.version if cached else 0)
         if cached is None and not stored:
@@ -93,7 +97,7 @@ class Matches:
         state = fold((decode(e) for e in stored), cached)
         assert state is not None
         self.remember(state)
-        return state
+        return state, stored
 
     def recorded_at(self, match_id: str, version: int) -> float | None:
         """When event `version` of the match was recorded (seconds since the epoch), or None

@@ -12,7 +12,7 @@ import orjson
 from domain.audit import Recorded, trick_audit
 from domain.evolve import fold
 from domain.state import Match
-from domain.views import event_json, replay_json, view_for, view_json
+from domain.views import replay_json, stored_event_json, view_for, view_json
 from eventstore import StoredEvent
 from service.errors import MatchNotFound, NotFound
 from service.integrity import FRESH_FOR, Walk
@@ -54,9 +54,14 @@ class Reads:
 
     def events(self, match_id: str, viewer: int | None, after: int = 0,
                limit: int = 100) -> tuple[list[dict[str, Any]], Match]:
-        """The log after `after` as `viewer` may see it now."""
-        now = self.matches.load(match_id)
-        page = [e for e in self.store.read(match_id, after, limit) if e.version <= now.version]
+        """The log after `after` as `viewer` may see it now. A reader who keeps up (a live
+        stream) asks for what loading the match has just read: it is not read twice."""
+        now, fresh = self.matches.load_with_news(match_id)
+        if fresh and fresh[0].version <= after + 1:
+            page = [e for e in fresh if e.version > after][:limit]
+        else:
+            page = [e for e in self.store.read(match_id, after, limit)
+                    if e.version <= now.version]
         return [event_item(e, now, viewer) for e in page], now
 
     def live(self, match_id: str, viewer: int | None, after: int,
@@ -146,6 +151,6 @@ def _no_trick(now: Match, round_number: int, trick_number: int) -> str:
 def event_item(stored: StoredEvent, now: Match, viewer: int | None) -> dict[str, Any]:
     """One stored event as `viewer` may see it, given the match as it is `now`."""
     return {"version": stored.version, "type": stored.type,
-            "data": event_json(decode(stored), now, viewer),
+            "data": stored_event_json(stored.type, stored.data, now, viewer),
             "recorded_at": stored.recorded_at, "hash": stored.hash,
             "prev_hash": stored.prev_hash}

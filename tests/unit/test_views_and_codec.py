@@ -119,3 +119,23 @@ def test_hiding_a_value_leaves_the_data_it_came_from_as_it_was():
                     "salts": {"hands.0": "s0"}, "round": 1}
     assert public_form(data) == {"hands": [None, None], "sealed": data["sealed"], "round": 1}
     assert repr(data) == before
+
+
+def test_an_event_as_stored_reads_as_its_decoded_self_for_every_reader():
+    """The log is served from the stored data, decoded only where something is sealed; it
+    must be exactly what the decoded event gives every reader, at every point of a match."""
+    from domain.codec import event_type, to_data
+    from domain.evolve import evolve
+    from domain.views import stored_event_json
+    from tests.builders import random_match
+
+    _, events, _ = random_match(21)
+    state = None
+    for i, event in enumerate(events):
+        state = evolve(state, event)
+        if i % 9:
+            continue
+        for past in events[:i + 1]:
+            for viewer in (None, 0, 1, 2, 3):
+                assert stored_event_json(event_type(past), to_data(past), state, viewer) \
+                    == event_json(past, state, viewer)
