@@ -69,9 +69,10 @@ def run() -> None:
             print(f"  {step * MATCHES_A_STEP:4d} matches: {len(reads._views):5d} views kept,"
                   f" traced {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MiB,"
                   f" resident {resident_mib() or 0:6.1f} MiB (tracing included)")
-        keys = list(reads._views)
+        kept = reads._views.items()
+        keys = [key for key, _ in kept]
         # copies of the kept JSON, measured as the views' dicts are: made afresh
-        as_json = _traced(lambda: [bytes(memoryview(body)) for _, body in reads._views.values()])
+        as_json = _traced(lambda: [bytes(memoryview(body)) for _, (_, body) in kept])
         as_dicts = _traced(lambda: [view_json(view_for(service.load(m), r)) for m, r in keys])
         print(f"  the {len(keys)} kept views: {as_json / 2**20:.1f} MiB as JSON,"
               f" {as_dicts / 2**20:.1f} MiB as dicts ({as_dicts / as_json:.1f} times)")

@@ -33,6 +33,7 @@ from eventstore.base import (
     StoreError,
     chained,
 )
+from eventstore.kept import Kept
 
 # Shared by the scripts: the counts of marks kept beside their index ("key|value" and "key|"
 # for all values), for the appends that check a cap. A store written before the counts
@@ -214,7 +215,7 @@ class RedisStore:
         scripting = cast(redis.Redis, client)  # a cluster registers scripts alike (per slot)
         self._append = scripting.register_script(APPEND)
         self._put_mark = scripting.register_script(PUT_MARK)
-        self._heads: dict[str, tuple[int, str]] = {}  # stream -> (version, hash) last seen
+        self._heads: Kept[str, tuple[int, str]] = Kept(HEADS_KEPT)  # (version, hash) last seen
 
     @classmethod
     def from_url(cls, url: str) -> RedisStore:
@@ -261,7 +262,7 @@ class RedisStore:
         if outcome.startswith("capped"):
             raise CapReached(per_value=outcome == "capped-value")
         if outcome != "ok":
-            self._heads.pop(stream, None)
+            self._heads.pop(stream)
             raise ConcurrencyError(stream, expected_version, version)
         if self.wait_replicas:
             self._replicated(stream)
@@ -310,9 +311,7 @@ class RedisStore:
                              f"in {self.wait_ms} ms")
 
     def _remember_head(self, stream: str, version: int, digest: str) -> None:
-        if len(self._heads) > HEADS_KEPT:
-            self._heads.clear()
-        self._heads[stream] = (version, digest)
+        self._heads.put(stream, (version, digest))
 
     def _hash_at(self, stream: str, version: int) -> str:
         if version == 0:

@@ -17,9 +17,9 @@ from domain.evolve import fold
 from domain.sealing import public_form
 from domain.state import Match
 from eventstore import Cap, ConcurrencyError, EventStore, NewEvent, StoredEvent, StoreError
+from eventstore.kept import Kept
 from service import metrics
 from service.errors import Forbidden, MatchNotFound, Unauthorized
-from service.kept import Kept
 from service.pacing import parse_instant
 from service.watch import Watcher
 
@@ -79,9 +79,9 @@ class Matches:
         ensure_format(store)
         self.store = store
         self.now = now
-        self._states: Kept[Match] = Kept(cache_size)
-        self._tokens: Kept[dict[str, int]] = Kept(cache_size)
-        self._secrets: Kept[Secret] = Kept(cache_size)
+        self._states: Kept[str, Match] = Kept(cache_size)
+        self._tokens: Kept[str, dict[str, int]] = Kept(cache_size)
+        self._secrets: Kept[str, Secret] = Kept(cache_size)
         self.watcher = Watcher(store)
 
     def load(self, match_id: str) -> Match:

@@ -14,9 +14,9 @@ from domain.evolve import fold
 from domain.state import Match
 from domain.views import replay_json, stored_event_json, view_for, view_json
 from eventstore import StoredEvent
+from eventstore.kept import Kept
 from service.errors import MatchNotFound, NotFound
 from service.integrity import FRESH_FOR, Walk
-from service.kept import Kept
 from service.matches import Matches, decode
 
 VIEWS_KEPT = 4096  # (match, reader) views kept; a table of four and its spectators is five
@@ -29,12 +29,12 @@ class Reads:
         self.matches = matches
         self.store = matches.store
         self._clock = clock
-        self._walks: Kept[Walk] = Kept(WALKS_KEPT)
+        self._walks: Kept[str, Walk] = Kept(WALKS_KEPT)
         # The last view each reader of a match was given, as its JSON, and its version:
         # readers poll a match far more often than it moves, and spectators share one view.
         # Kept as JSON, the 4,096 views take about a fifth of the memory they take as
         # objects (a view's 3 KB of JSON is about 16 KB of dicts and lists; `bench memory`).
-        self._views: dict[tuple[str, int | None], tuple[int, bytes]] = {}
+        self._views: Kept[tuple[str, int | None], tuple[int, bytes]] = Kept(VIEWS_KEPT)
 
     def view_body(self, match_id: str, viewer: int | None) -> tuple[bytes, int]:
         """The same view as the JSON the API sends, and its version; kept for the next
@@ -47,9 +47,7 @@ class Reads:
         # orjson's bytes keep the whole buffer they were written into (8 KB for a 3 KB
         # view); the copy holds the JSON alone.
         body = bytes(memoryview(orjson.dumps(view_json(view_for(match, viewer)))))
-        if len(self._views) >= VIEWS_KEPT:
-            self._views.pop(next(iter(self._views)), None)  # the oldest kept
-        self._views[key] = (match.version, body)
+        self._views.put(key, (match.version, body))
         return body, match.version
 
     def events(self, match_id: str, viewer: int | None, after: int = 0,
