@@ -16,8 +16,8 @@ from domain.rules import MoonRule, Rules
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import open_store
+from harness.http import Server
 from service import MatchService
-from tests.http import Server
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
 

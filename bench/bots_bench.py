@@ -19,8 +19,8 @@ from domain.evolve import fold
 from domain.rules import Rules
 from domain.state import Status
 from domain.views import seats_to_act, view_for
-from tests.http import ROOT, Server, call
-from tests.redis_server import scratch_redis
+from harness.http import ROOT, Server, call
+from harness.redis_server import scratch_redis
 
 
 def decision_times(name: str, decisions: int = 3000) -> tuple[float, float]:

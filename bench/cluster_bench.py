@@ -16,7 +16,7 @@ import redis
 from bench.store_bench import SPAWN, EventFlag, appends
 from eventstore import NewEvent, StoreError, open_store
 from eventstore.redis_store import Buckets
-from tests.redis_server import RedisCluster, RedisServer, scratch_redis
+from harness.redis_server import RedisCluster, RedisServer, scratch_redis
 
 
 def failover_seconds(cluster: RedisCluster, wait: int) -> tuple[float, float]:

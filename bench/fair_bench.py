@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.http import Server, call
+from harness.http import Server, call
 
 PERSON = [{"name": "Ann"}, *({"name": f"h{i}", "bot": "heuristic"} for i in (1, 2, 3))]
 EXPERTS = [{"name": f"e{i}", "bot": "expert"} for i in range(4)]

@@ -1,4 +1,4 @@
-"""The long load runs of the whole deployment (tests/load/harness.py): `bench load`, hundreds
+"""The long load runs of the whole deployment (harness/load.py): `bench load`, hundreds
 of people and tables of bots for five minutes while an API process, a worker and a Redis
 master are killed; `bench soak`, thirty minutes without faults, with the memory of every
 process read each half minute, and the latency and memory over time drawn to
@@ -13,8 +13,8 @@ import threading
 import time
 from pathlib import Path
 
-from tests.http import call, children, resident_mib
-from tests.load.harness import (
+from harness.http import call, children, resident_mib
+from harness.load import (
     Deployment,
     Run,
     figures,

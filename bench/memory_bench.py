@@ -19,10 +19,10 @@ from collections.abc import Callable
 from domain.events import SeatSpec
 from domain.rules import Rules
 from domain.views import view_for, view_json
+from harness.http import resident_mib
 from service import MatchService
 from service.bootstrap import build_service
 from service.reads import VIEWS_KEPT
-from tests.http import resident_mib
 from workers.dispatch import InlineDispatcher
 
 STEPS, MATCHES_A_STEP = 6, 150

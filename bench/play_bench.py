@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.http import Server
+from harness.http import Server
 
 SPAWN = multiprocessing.get_context("spawn")
 SECONDS = float(os.environ.get("PLAY_SECONDS", "8"))

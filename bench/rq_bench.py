@@ -16,8 +16,8 @@ import threading
 import time
 
 from bench.bots_bench import act, wait_for_person
-from tests.http import ROOT, Server, call
-from tests.redis_server import scratch_redis
+from harness.http import ROOT, Server, call
+from harness.redis_server import scratch_redis
 
 SECONDS = float(os.environ.get("RQ_SECONDS", "15"))
 SEATS = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "heuristic"} for i in range(3))]

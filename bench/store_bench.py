@@ -15,8 +15,8 @@ from typing import Any
 
 from domain.evolve import fold
 from eventstore import NewEvent, open_store
+from harness.redis_server import scratch_redis
 from service import decode
-from tests.redis_server import scratch_redis
 
 SPAWN = multiprocessing.get_context("spawn")
 EventFlag = Any  # a spawn context's Event: its class is made at run time

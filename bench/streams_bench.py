@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.http import Server, call
+from harness.http import Server, call
 
 PEOPLE = [{"name": n} for n in ("Ann", "Bob", "Cid", "Dee")]
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from domain.evolve import fold
 from domain.legal import legal_cards
 from eventstore import open_store
+from harness.http import Server, call
 from service import decode
 from service.pacing import parse_instant
-from tests.http import Server, call
 
 EXPERTS = [{"name": f"e{i}", "bot": "expert"} for i in range(4)]
 

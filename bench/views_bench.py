@@ -29,8 +29,8 @@ from api.responses import MatchViewOut
 from bench.api_bench import played_to, timed_gets
 from domain.views import view_for, view_json
 from eventstore import open_store
+from harness.http import Server, call
 from service import MatchService
-from tests.http import Server, call
 
 SECONDS = int(os.environ.get("VIEWS_SECONDS", "3"))
 ROUNDS = int(os.environ.get("VIEWS_ROUNDS", "3"))

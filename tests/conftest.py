@@ -1,6 +1,6 @@
 import pytest
 
-from tests.redis_server import RedisServer
+from harness.redis_server import RedisServer
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from tests.http import Server, call
+from harness.http import Server, call
 
 PEOPLE = [{"name": n} for n in ("Ann", "Bob", "Cid", "Dee")]
 

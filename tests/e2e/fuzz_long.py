@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.http import Server
+from harness.http import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 

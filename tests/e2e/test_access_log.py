@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from tests.http import ROOT, call, free_port, wait_until
+from harness.http import ROOT, call, free_port, wait_until
 
 
 def serve(tmp_path, *flags: str) -> tuple[subprocess.Popen, str]:

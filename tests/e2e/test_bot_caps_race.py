@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.http import Server, call
+from harness.http import Server, call
 
 BOTS = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.http import Server
+from harness.http import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.http import ROOT, call, children, free_port, wait_until
+from harness.http import ROOT, call, children, free_port, wait_until
 
 
 def test_the_deployment_starts_plays_a_match_and_stops_every_piece(tmp_path):

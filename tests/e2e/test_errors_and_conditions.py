@@ -2,8 +2,8 @@
 
 import pytest
 
+from harness.http import call
 from tests.e2e.conftest import PEOPLE, create, view
-from tests.http import call
 
 
 def assert_problem(reply, status, code):
@@ -199,7 +199,7 @@ def test_the_contract_is_a_valid_openapi_document():
 def test_the_contracts_creation_examples_and_key_example_are_accepted(server):
     import yaml
 
-    from tests.http import ROOT
+    from harness.http import ROOT
 
     contract = yaml.safe_load((ROOT / "openapi.yaml").read_text())
     key = contract["components"]["parameters"]["IdempotencyKey"]["example"]

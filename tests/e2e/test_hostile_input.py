@@ -9,9 +9,9 @@ import json
 
 import pytest
 
+from harness.http import call
 from tests.e2e.conftest import PEOPLE, create, view
 from tests.e2e.test_errors_and_conditions import assert_problem
-from tests.http import call
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +190,7 @@ def test_requests_the_http_parser_refuses_get_a_problem_document(server, request
 def test_a_malformed_chunked_body_is_a_400_that_logs_no_traceback(tmp_path, body):
     import socket
 
-    from tests.http import Server
+    from harness.http import Server
 
     log = tmp_path / "server.log"
     server = Server("--store", f"sqlite:///{tmp_path / 'chunks.sqlite3'}", log=log)

@@ -17,9 +17,9 @@ from domain.events import CardPlayed, MatchEnded, PassesExchanged, RoundDealt
 from domain.sealing import canonical_json, opens, public_form, value_at
 from domain.table import table_for
 from eventstore import GENESIS_HASH, chain_hash, open_store
+from harness.http import call
 from service import decode
 from tests.e2e.conftest import create, step, view
-from tests.http import call
 
 CARD = re.compile(r'"([2-9TJQKA][CDSH])"')
 

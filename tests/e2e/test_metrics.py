@@ -9,7 +9,7 @@ import re
 import psutil
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.http import Server, call, free_port, wait_until
+from harness.http import Server, call, free_port, wait_until
 
 
 def scrape(base: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -182,7 +182,7 @@ def test_counts_of_several_processes_meet_in_one_scrape(tmp_path):
 def test_the_dashboard_asks_only_for_metrics_that_are_served():
     import json
 
-    from tests.http import ROOT
+    from harness.http import ROOT
 
     board = json.loads((ROOT / "docs" / "grafana-dashboard.json").read_text())
     asked = {name for panel in board["panels"] for target in panel["targets"]

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from tests.http import Server, a_move, call
+from harness.http import Server, a_move, call
 
 BOTS = [{"name": f"Bot {i}", "bot": "heuristic"} for i in (1, 2, 3)]
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from harness.http import call
 from tests.e2e.conftest import create, view
-from tests.http import call
 
 # One suit per seat: North clubs, East hearts, South spades, West diamonds.
 SUITS = ["2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.http import Server, call, children
+from harness.http import Server, call, children
 
 PERSON_AND_BOTS = [{"name": "Ann"}, *({"name": f"h{i}", "bot": "heuristic"} for i in (1, 2, 3))]
 ALL_BOTS = [{"name": f"r{i}", "bot": "random"} for i in range(4)]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from harness.http import call
 from tests.e2e.conftest import PEOPLE, create, view
 from tests.e2e.test_verify_match_script import verify
-from tests.http import call
 
 DECK = [rank + suit for suit in "CDSH" for rank in "23456789TJQKA"]
 

@@ -11,8 +11,8 @@ from contextlib import contextmanager, suppress
 
 import pytest
 
+from harness.http import Server, call
 from tests.e2e.conftest import PEOPLE, create
-from tests.http import Server, call
 
 HEADER_TIMEOUT = 2
 IO_TIMEOUT = 2
@@ -278,7 +278,7 @@ def test_one_address_holds_at_most_its_connections_and_gets_a_429_past_them(tmp_
                         reply += chunk
                     return reply
 
-            from tests.http import wait_until
+            from harness.http import wait_until
 
             reply = wait_until(lambda: (r := refused()).startswith(b"HTTP/1.1 429") and r)
             assert b"too_many_connections" in reply and b"Retry-After: 1" in reply

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from harness.http import Server, call
+from harness.redis_server import scratch_redis
 from tests.e2e.conftest import PEOPLE
-from tests.http import Server, call
-from tests.redis_server import scratch_redis
 
 
 def test_a_store_that_stops_answering_is_a_503_and_the_service_recovers():

@@ -7,8 +7,8 @@ import json
 import time
 from urllib.parse import urlparse
 
+from harness.http import call
 from tests.e2e.conftest import PEOPLE, create, view
-from tests.http import call
 
 BOTS = [{"name": f"b{i}", "bot": "heuristic"} for i in range(4)]
 

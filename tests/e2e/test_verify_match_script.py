@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 from domain.shuffle import shuffled_deck
+from harness.http import ROOT, call
 from tests.e2e.conftest import create, play_until, step, view
-from tests.http import ROOT, call
 
 SCRIPT = ROOT / "docs" / "verify_match.py"
 

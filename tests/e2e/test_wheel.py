@@ -12,7 +12,7 @@ import sys
 import venv
 from pathlib import Path
 
-from tests.http import ROOT, Server, call
+from harness.http import ROOT, Server, call
 
 
 def test_an_installed_wheel_serves_the_contract_and_its_page(tmp_path):

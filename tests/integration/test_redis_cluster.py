@@ -13,8 +13,8 @@ from redis.crc import key_slot
 
 from eventstore import NewEvent, StoreError, open_store
 from eventstore.redis_store import BUCKETS, Buckets
+from harness.redis_server import RedisCluster
 from tests.integration.store_contract import StoreContract, new
-from tests.redis_server import RedisCluster
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +153,7 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
     import subprocess
     import sys
 
-    from tests.http import ROOT, Server, call, stop_workers
+    from harness.http import ROOT, Server, call, stop_workers
     from tests.integration.test_rq_bots import play_seat_zero_to_the_end, wait_until
 
     cluster.wait_until_ok()
@@ -185,7 +185,7 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
 
 
 def test_the_rate_limits_are_counted_on_the_cluster_across_processes(cluster):
-    from tests.http import Server, call
+    from harness.http import Server, call
 
     cluster.wait_until_ok()
     cluster.flush()

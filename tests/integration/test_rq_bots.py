@@ -11,7 +11,7 @@ import pytest
 import redis
 from rq import Worker
 
-from tests.http import ROOT, Server, a_move, call, children, stop_workers
+from harness.http import ROOT, Server, a_move, call, children, stop_workers
 
 
 @pytest.fixture
@@ -160,7 +160,7 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
     import shutil
     import tempfile
 
-    from tests.redis_server import RedisServer
+    from harness.redis_server import RedisServer
 
     folder = Path(tempfile.mkdtemp(prefix="cardems-queue-"))
     queue = RedisServer(folder, fsync="everysec")

@@ -7,8 +7,8 @@ import threading
 import time
 
 from eventstore import NewEvent, open_store
+from harness.http import free_port
 from service.watch import Watcher
-from tests.http import free_port
 
 
 def event() -> list[NewEvent]:

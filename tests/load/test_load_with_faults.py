@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.http import call
-from tests.load.harness import (
+from harness.http import call
+from harness.load import (
     Deployment,
     figures,
     finish_every_match,

@@ -19,7 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.http import ROOT, Server, call
+from harness.http import ROOT, Server, call
 
 CHROMIUM = os.environ.get("CARDEMS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(os.environ.get("CARDEMS_ARTIFACTS") or ROOT / "build" / "artifacts" / "web")

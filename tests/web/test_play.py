@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.http import call, wait_until
+from harness.http import call, wait_until
 from tests.web.conftest import (
     DESKTOP,
     PHONE,

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from domain.rules import Rules
-from tests.http import call
+from harness.http import call
 from tests.web.conftest import create, one_person, unnamed_controls, view
 
 

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.http import call, wait_until
+from harness.http import call, wait_until
 from tests.web.conftest import WAIT_MS, cards_in, create, one_person, unnamed_controls, view
 
 

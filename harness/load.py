@@ -27,11 +27,11 @@ from typing import Any
 from domain.events import RoundDealt
 from eventstore import StoreError, open_store
 from eventstore.redis_store import Buckets
+from harness.http import ROOT, Server, a_move, call, children
+from harness.redis_server import RedisCluster, RedisServer
 from service import decode
-from tests.http import ROOT, Server, a_move, call, children
-from tests.redis_server import RedisCluster, RedisServer
 
-LOCUSTFILE = Path(__file__).with_name("locustfile.py")
+LOCUSTFILE = Path(__file__).resolve().parent.parent / "tests" / "load" / "locustfile.py"
 
 
 class Deployment:

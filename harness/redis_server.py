@@ -15,7 +15,7 @@ from pathlib import Path
 
 import redis
 
-from tests.http import free_port
+from harness.http import free_port
 
 
 def free_cluster_port() -> int:
