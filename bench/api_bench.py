@@ -11,12 +11,10 @@ from pathlib import Path
 from random import Random
 
 from domain.events import SeatSpec
-from domain.legal import legal_cards
-from domain.rules import MoonRule, Rules
-from domain.state import Status
-from domain.views import seats_to_act
+from domain.rules import Rules
 from eventstore import open_store
 from harness.http import Server
+from harness.play import random_move
 from service import MatchService
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
@@ -27,16 +25,8 @@ def played_to(game: MatchService, version: int, rng: Random,
     """A match of four people moved at random until it holds `version` events."""
     created = game.create(PEOPLE, Rules(end_score=end_score))
     match_id = created.match.id
-    while (state := game.load(match_id)).version < version:
-        seat = seats_to_act(state)[0]
-        assert state.round is not None
-        if state.status is Status.PASSING:
-            game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
-        elif state.status is Status.PLAYING:
-            card = rng.choice(sorted(legal_cards(state.round, state.rules, seat)))
-            game.play_card(match_id, seat, card)
-        else:
-            game.choose_moon(match_id, seat, MoonRule.ADD_TO_OTHERS)
+    while game.load(match_id).version < version:
+        assert random_move(game, match_id, rng) is not None, "the match ended before"
     return match_id, created.tokens[0]
 
 

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,6 +66,16 @@ def wait_until(condition: Any, timeout: float = 60.0, every: float = 0.05) -> An
         if time.monotonic() > deadline:
             raise TimeoutError(f"still not so after {timeout} s")
         time.sleep(every)
+
+
+def view_when(base: str, match_id: str, done: Any, token: str | None = None,
+              timeout: float = 60.0) -> dict[str, Any]:
+    """The match's view (as `token`'s seat, or a spectator's) once `done(view)` holds."""
+    def seen() -> Any:
+        view = call(base, "GET", f"/v1/matches/{match_id}", token=token).body
+        return done(view) and view
+
+    return cast(dict[str, Any], wait_until(seen, timeout))
 
 
 def stop_workers(workers: list[subprocess.Popen], timeout: float = 20) -> None:

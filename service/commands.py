@@ -62,6 +62,11 @@ class Reply:
     def as_record(self) -> dict[str, Any]:
         return {"view": self.view, "version": self.version}
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reply) and self.as_record() == other.as_record()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not immutable
+
 
 @dataclass(frozen=True, slots=True)
 class Created:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from harness.http import call
+from harness.http import call, view_when
 from tests.e2e.conftest import create, view
 
 # One suit per seat: North clubs, East hearts, South spades, West diamonds.
@@ -151,10 +149,7 @@ def _order(card: str) -> int:
 def test_verify_over_http_checks_every_deal_once_the_match_is_over(server):
     match = create(server.base, [{"name": f"b{i}", "bot": "random"} for i in range(4)],
                    rules={"end_score": 20}, client_seed="audit me")
-    deadline = time.monotonic() + 120
-    while view(server.base, match["id"])["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish the match"
-        time.sleep(0.05)
+    view_when(server.base, match["id"], lambda v: v["status"] == "finished", timeout=120)
     report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
     assert report["ok"] and report["deals_ok"] is True and report["chain_ok"]
     assert report["replay_ok"] and report["first_bad_version"] is None

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
 
-from harness.http import Server, call, children
+from harness.http import Server, call, children, wait_until
 
 PERSON_AND_BOTS = [{"name": "Ann"}, *({"name": f"h{i}", "bot": "heuristic"} for i in (1, 2, 3))]
 ALL_BOTS = [{"name": f"r{i}", "bot": "random"} for i in range(4)]
@@ -26,14 +25,7 @@ def view(server, match, seat=None):
 
 
 def wait_for(server, match, done, seat=None, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = view(server, match, seat)
-        if done(state):
-            return state
-        time.sleep(0.05)
-    raise TimeoutError(f"match {match['id']} did not get there: {state['status']}"
-                       f" at version {state['version']}")
+    return wait_until(lambda: done(state := view(server, match, seat)) and state, timeout)
 
 
 def play_person_to_the_end(server, match):

@@ -46,7 +46,13 @@ def append_capped(url: str, owner: str, streams: list[str], start, outcomes) -> 
 
 
 class StoreContract:
-    """Subclasses provide `url` and `store` fixtures: an empty store of their backend."""
+    """Subclasses provide a `url` fixture: the address of an empty store of their backend."""
+
+    @pytest.fixture
+    def store(self, url):
+        store = open_store(url)
+        yield store
+        store.close()
 
     # Whether the store counts a cap in the very step of the append (not on a cluster).
     caps_in_one_step = True

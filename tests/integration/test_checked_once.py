@@ -9,10 +9,9 @@ from random import Random
 
 from domain.audit import Recorded, trick_audit
 from domain.evolve import fold
-from domain.legal import legal_cards
-from domain.rules import MoonRule, Rules
-from domain.state import Status
-from domain.views import replay_json, seats_to_act
+from domain.rules import Rules
+from domain.views import replay_json
+from harness.play import random_move
 from service import MatchService, decode
 from service.integrity import FRESH_FOR, report
 from tests.integration.test_idempotency_and_integrity import (
@@ -24,18 +23,7 @@ from tests.integration.test_idempotency_and_integrity import (
 
 
 def move(game, match_id, rng) -> bool:
-    state = game.load(match_id)
-    if state.is_over:
-        return False
-    seat = seats_to_act(state)[0]
-    if state.status is Status.PASSING:
-        game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
-    elif state.status is Status.PLAYING:
-        game.play_card(match_id, seat,
-                       rng.choice(sorted(legal_cards(state.round, state.rules, seat))))
-    else:
-        game.choose_moon(match_id, seat, MoonRule.ADD_TO_OTHERS)
-    return True
+    return random_move(game, match_id, rng) is not None
 
 
 def test_audits_replays_and_reports_agree_with_a_fold_from_the_first_event(game):

@@ -16,6 +16,7 @@ from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import GENESIS_HASH, chain_hash, open_store
 from eventstore.base import canonical
+from harness.play import play_out
 from service import MatchService, decode
 from service.creations import STALE_CLAIM
 from service.errors import StillInProgress
@@ -212,19 +213,7 @@ def test_a_retry_that_races_its_original_gets_the_original_reply(game, if_match)
 
 
 def play_to_the_end(game, match_id, rules_seed=0):
-    rng = Random(rules_seed)
-    while True:
-        state = game.load(match_id)
-        if state.status is Status.FINISHED:
-            return state
-        seat = seats_to_act(state)[0]
-        if state.status is Status.PASSING:
-            game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
-        elif state.status is Status.PLAYING:
-            game.play_card(match_id, seat,
-                           rng.choice(sorted(legal_cards(state.round, state.rules, seat))))
-        else:
-            game.choose_moon(match_id, seat, MoonRule.ADD_TO_OTHERS)
+    return play_out(game, match_id, Random(rules_seed))
 
 
 def test_the_cached_state_equals_a_full_replay_at_every_step(game):

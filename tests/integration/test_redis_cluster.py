@@ -13,6 +13,7 @@ from redis.crc import key_slot
 
 from eventstore import NewEvent, StoreError, open_store
 from eventstore.redis_store import BUCKETS, Buckets
+from harness.http import wait_until
 from harness.redis_server import RedisCluster
 from tests.integration.store_contract import StoreContract, new
 
@@ -30,12 +31,6 @@ def url(cluster):
     cluster.flush()
     return cluster.url
 
-
-@pytest.fixture
-def store(url):
-    store = open_store(url)
-    yield store
-    store.close()
 
 
 class TestRedisClusterStore(StoreContract):
@@ -135,10 +130,7 @@ def test_every_acknowledged_append_survives_the_kill_of_its_master(cluster, tmp_
 
 
 def _wait_for(condition, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+    wait_until(condition, timeout, every=0.01)
 
 
 def test_there_are_enough_buckets_to_spread_over_many_nodes():

@@ -12,12 +12,6 @@ def url(redis_url):
     return redis_url
 
 
-@pytest.fixture
-def store(url):
-    store = RedisStore.from_url(url)
-    yield store
-    store.close()
-
 
 class TestRedisStore(StoreContract):
     def test_a_matchs_keys_share_one_hash_tag(self, store):

@@ -11,7 +11,7 @@ import pytest
 import redis
 from rq import Worker
 
-from harness.http import ROOT, Server, a_move, call, children, stop_workers
+from harness.http import ROOT, Server, a_move, call, children, stop_workers, view_when, wait_until
 
 
 @pytest.fixture
@@ -30,22 +30,12 @@ def deployment(redis_url):
             server.stop()
 
 
-def wait_until(base, match_id, token, done, timeout=120.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        view = call(base, "GET", f"/v1/matches/{match_id}", token=token).body
-        if done(view):
-            return view
-        time.sleep(0.02)
-    raise TimeoutError("the bots did not move")
-
-
 def play_seat_zero_to_the_end(base, match):
     """Seat 0, a person, moves whenever the match waits for it, until the match is over."""
     token = match["tokens"]["0"]
     while True:
-        view = wait_until(base, match["id"], token,
-                          lambda v: v["status"] == "finished" or 0 in v["to_act"])
+        view = view_when(base, match["id"], lambda v: v["status"] == "finished"
+                         or 0 in v["to_act"], token, timeout=120)
         if view["status"] == "finished":
             return
         path, body = a_move(view)
@@ -62,7 +52,8 @@ def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment, redis_url):
     seats = [{"name": f"b{i}", "bot": "heuristic"} for i in range(4)]
     match = call(deployment.base, "POST", "/v1/matches",
                  {"seats": seats, "rules": {"end_score": 26}}).body
-    final = wait_until(deployment.base, match["id"], None, lambda v: v["status"] == "finished")
+    final = view_when(deployment.base, match["id"], lambda v: v["status"] == "finished",
+                      timeout=120)
     assert final["winner"] is not None
     report = call(deployment.base, "GET", f"/v1/matches/{match['id']}/verify").body
     assert report["ok"] and report["deals_ok"]
@@ -71,10 +62,8 @@ def test_four_bots_play_a_match_to_its_end_on_rq_workers(deployment, redis_url):
     # A job waits a few seconds for more turns before it ends; once the jobs have ended,
     # finished jobs leave nothing in RQ but the count their worker keeps.
     connection = redis.Redis.from_url(redis_url)
-    deadline = time.monotonic() + 30
-    while any(w.get_current_job_id() for w in Worker.all(connection=connection)):
-        assert time.monotonic() < deadline, "the jobs ended"
-        time.sleep(0.05)
+    wait_until(lambda: not any(w.get_current_job_id()
+                               for w in Worker.all(connection=connection)), 30)
     assert not connection.keys("rq:job:*")
     workers = Worker.all(connection=connection)
     jobs = sum(w.successful_job_count for w in workers)
@@ -117,34 +106,31 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
         match = call(server.base, "POST", "/v1/matches",
                      {"seats": seats, "rules": {"end_score": 1}}).body
         # In play only one seat is waited for, so only the sweeper can rescue a lost turn.
-        wait_until(server.base, match["id"], None, lambda v: len(v["tricks"]) >= 2)
+        view_when(server.base, match["id"], lambda v: len(v["tricks"]) >= 2, timeout=120)
         # The turn is in a job's hands: pending, in no queue, and a worker has a job. Every
         # worker with a job is killed, so the one that holds the turn is.
-        victims: list[subprocess.Popen] = []
-        deadline = time.monotonic() + 30
-        while not victims and time.monotonic() < deadline:
+        def in_a_turn() -> list[subprocess.Popen]:
             busy = {w.pid for w in Worker.all(connection=connection) if w.get_current_job_id()}
             if busy and connection.zcard(PENDING) and not any(q.count for q in queues):
-                victims = [p for p in workers if p.pid in busy]
-            time.sleep(0.02)
-        assert victims, "caught the workers in the middle of a bot turn"
+                return [p for p in workers if p.pid in busy]
+            return []
+
+        # caught the workers in the middle of a bot turn
+        victims = wait_until(in_a_turn, 30, every=0.02)
         for victim in victims:  # the worker and any process of its own
             for pid in [*children(victim.pid), victim.pid]:
                 os.kill(pid, signal.SIGKILL)
             victim.wait()
             workers.remove(victim)
             workers.append(worker())
-        final = wait_until(server.base, match["id"], None,
-                           lambda v: v["status"] == "finished", timeout=180)
+        final = view_when(server.base, match["id"], lambda v: v["status"] == "finished",
+                          timeout=180)
         assert final["winner"] is not None
         report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
         assert report["ok"], report
         assert connection.keys("rq:job:*_again*"), "the abandoned turn was queued again"
         # The last job clears its turn just after its move finished the match.
-        deadline = time.monotonic() + 30
-        while connection.zcard(PENDING) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert connection.zcard(PENDING) == 0
+        wait_until(lambda: connection.zcard(PENDING) == 0, 30)
     finally:
         for process in workers:
             if process.poll() is None:
@@ -173,14 +159,14 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
         seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
         match = call(server.base, "POST", "/v1/matches",
                      {"seats": seats, "rules": {"end_score": 1}}).body
-        wait_until(server.base, match["id"], None, lambda v: len(v["tricks"]) >= 2)
+        view_when(server.base, match["id"], lambda v: len(v["tricks"]) >= 2, timeout=120)
         queue.kill()
         shutil.rmtree(folder / "appendonlydir", ignore_errors=True)  # back with nothing:
         (folder / "dump.rdb").unlink(missing_ok=True)  # every queued job is lost
         stalled = call(server.base, "GET", f"/v1/matches/{match['id']}").body
         queue.start()
-        final = wait_until(server.base, match["id"], None,
-                           lambda v: v["status"] == "finished", timeout=180)
+        final = view_when(server.base, match["id"], lambda v: v["status"] == "finished",
+                          timeout=180)
         assert final["winner"] is not None and stalled["status"] != "finished"
         report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
         assert report["ok"], report
@@ -292,11 +278,9 @@ def test_a_worker_asked_to_stop_exits_at_once_and_leaves_rq_s_registry(redis_url
                                    redis_url], cwd=ROOT, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 30
             # Idle: waiting for a job, its signal handlers in place.
-            while [w.get_state() for w in Worker.all(connection=connection)] != ["idle"]:
-                assert time.monotonic() < deadline, "the worker never came up"
-                time.sleep(0.02)
+            wait_until(lambda: [w.get_state() for w in Worker.all(connection=connection)]
+                       == ["idle"], 30, every=0.02)
             worker.send_signal(signal.SIGTERM)
             assert worker.wait(10) == 0
         finally:
@@ -318,14 +302,10 @@ def test_a_stopping_worker_s_command_listener_ends_soon_whatever_it_read_first(r
     worker.subscribe()
     listener, pubsub = worker.pubsub_thread, worker.pubsub
     assert listener is not None and pubsub is not None
-    deadline = time.monotonic() + 10
-    while not pubsub.subscribed:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    wait_until(lambda: pubsub.subscribed, 10, every=0.01)
     pubsub.unsubscribe()
-    while pubsub.subscribed:  # the listener has read the unsubscription: the bad order
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    # the listener has read the unsubscription: the bad order
+    wait_until(lambda: not pubsub.subscribed, 10, every=0.01)
     stopping = threading.Thread(target=listener.stop, daemon=True)
     stopping.start()
     stopping.join(5)

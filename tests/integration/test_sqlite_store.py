@@ -1,6 +1,5 @@
 import pytest
 
-from eventstore import open_store
 from tests.integration.store_contract import StoreContract
 
 
@@ -8,12 +7,6 @@ from tests.integration.store_contract import StoreContract
 def url(tmp_path):
     return f"sqlite:///{tmp_path / 'events.sqlite3'}"
 
-
-@pytest.fixture
-def store(url):
-    store = open_store(url)
-    yield store
-    store.close()
 
 
 class TestSqliteStore(StoreContract):

@@ -7,7 +7,6 @@ import os
 import signal
 import sqlite3
 import threading
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 from eventstore import GENESIS_HASH, ConcurrencyError, NewEvent, chain_hash, open_store
 from eventstore.base import canonical
+from harness.http import wait_until
 from tests.integration.store_workers import (
     append_beside_a_ticker,
     burst,
@@ -110,15 +110,13 @@ def acked(paths):
 def wait_for_acks(paths, writers: int, each: int = 20, timeout: float = 120.0) -> None:
     """Until every writer has had `each` appends acknowledged: the crash then comes in the
     middle of a burst however slow the machine is."""
-    deadline = time.monotonic() + timeout
-    while True:
-        counts = [0] * writers
+    def counts() -> list[int]:
+        out = [0] * writers
         for writer, _, _ in acked(paths).values():
-            counts[writer] += 1
-        if min(counts) >= each:
-            return
-        assert time.monotonic() < deadline, f"the writers acknowledged only {counts}"
-        time.sleep(0.02)
+            out[writer] += 1
+        return out
+
+    wait_until(lambda: min(counts()) >= each, timeout, every=0.02)
 
 
 def check_after_crash(store, acks):
@@ -263,10 +261,8 @@ def test_a_green_thread_process_waiting_for_another_s_turn_keeps_serving(tmp_pat
     proc.start()
     ticks, appended = tmp_path / "ticks.txt", tmp_path / "appended.txt"
     try:
-        deadline = time.monotonic() + 60
-        while not ticks.exists() or len(ticks.read_bytes()) < 50:  # half a second of ticks
-            assert time.monotonic() < deadline, "the event loop stood still while waiting"
-            time.sleep(0.02)
+        # half a second of ticks: the event loop goes on while the append waits
+        wait_until(lambda: ticks.exists() and len(ticks.read_bytes()) >= 50, 60, every=0.02)
         assert not appended.exists(), "the append went ahead of the lock's holder"
     finally:
         fcntl.flock(lock, fcntl.LOCK_UN)

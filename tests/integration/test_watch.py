@@ -7,7 +7,7 @@ import threading
 import time
 
 from eventstore import NewEvent, open_store
-from harness.http import free_port
+from harness.http import free_port, wait_until
 from service.watch import Watcher
 
 
@@ -21,10 +21,7 @@ def waiting(watcher: Watcher, match_id: str, after: int, timeout: float):
     thread = threading.Thread(target=lambda: result.append(
         watcher.wait(match_id, after, timeout)))
     thread.start()
-    deadline = time.monotonic() + 10
-    while watcher.subscribers() == 0 and thread.is_alive():
-        assert time.monotonic() < deadline
-        time.sleep(0.001)
+    wait_until(lambda: watcher.subscribers() > 0 or not thread.is_alive(), 10, every=0.001)
     return thread, result
 
 

@@ -19,11 +19,11 @@ from api.responses import (
     TrickAuditOut,
 )
 from domain.events import SeatSpec
-from domain.legal import legal_cards
 from domain.rules import MoonRule, Rules, TieBreak
 from domain.state import Status
-from domain.views import seats_to_act, view_for, view_json
+from domain.views import view_for, view_json
 from eventstore import open_store
+from harness.play import random_move
 from service import MatchService
 
 PEOPLE = [SeatSpec(n) for n in ("Ann", "Bob", "Cid", "Dee")]
@@ -105,7 +105,7 @@ def test_every_reply_equals_its_schemas_dump(tmp_path, seed):
             for trick in range(1, len(rnd.taken) + 2 if rnd and rnd.trick.plays else 1):
                 same_as_dumped(TrickAuditOut(), game.audit(match_id, rnd.number, trick))
             checked += 1
-        move(game, match_id, state, rng)
+        random_move(game, match_id, rng)
     for reader in READERS:
         same_view(game, match_id, reader)
         items, now = game.events(match_id, reader, 0, 1000)
@@ -115,18 +115,6 @@ def test_every_reply_equals_its_schemas_dump(tmp_path, seed):
     same_as_dumped(IntegrityReportOut(), game.verify(match_id))
     assert checked > 20
     store.close()
-
-
-def move(game: MatchService, match_id: str, state, rng: Random) -> None:
-    seat = seats_to_act(state)[0]
-    if state.status is Status.PASSING:
-        game.pass_cards(match_id, seat, rng.sample(sorted(state.round.hands[seat]), 3))
-    elif state.status is Status.PLAYING:
-        game.play_card(match_id, seat, rng.choice(sorted(legal_cards(state.round, state.rules,
-                                                                       seat))))
-    else:
-        game.choose_moon(match_id, seat, rng.choice([MoonRule.ADD_TO_OTHERS,
-                                                     MoonRule.SUBTRACT_FROM_SELF]))
 
 
 def test_the_rules_in_json_name_every_option():
