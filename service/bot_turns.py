@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 THINKING_SHARE = 0.75  # of a paced bot's time goes to thinking; the rest is its margin
 LATE = 0.05  # seconds past its due time after which a paced move is recorded as late
-OVERDUE = 5.0  # seconds past its pace after which a bot turn is taken as lost and handed on
+LOST_AFTER = 5.0  # seconds past its pace after which a bot turn is taken as lost and handed on
 
 
 class Dispatcher(Protocol):
@@ -64,7 +64,7 @@ class BotTurns:
     def recover(self, overdue_only: bool = True) -> int:
         """Hand on again every match that waits on a bot whose turn is lost: made by no one
         since the move that asked for it (a process killed, restarted, or shut down with the
-        turn in hand). A turn still within its pace and `OVERDUE` is left alone unless
+        turn in hand). A turn still within its pace and `LOST_AFTER` is left alone unless
         `overdue_only` is off (at startup, when this process holds no turn). How many."""
         handed = 0
         for match_id, version in self.matches.store.marked(BOT_WAIT).items():
@@ -79,7 +79,7 @@ class BotTurns:
     def _overdue(self, match_id: str, version: int) -> bool:
         at = self.matches.recorded_at(match_id, version)
         slowest = max(self._pace.values(), default=0.0)
-        return at is None or self._clock() > at + slowest + OVERDUE
+        return at is None or self._clock() > at + slowest + LOST_AFTER
 
     def hand_off(self, state: Match) -> None:
         """Queue a turn for every bot the match now waits for."""

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from service import MatchService
 from service.bootstrap import build_service
-from workers.rq_dispatch import RqDispatcher, Turn
+from workers.rq_dispatch import Attempt, RqDispatcher
 
 PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (service.pacing)
 CHAIN_SECONDS = 5.0  # how long one job may go on making bot moves beyond its own turn
@@ -31,7 +31,7 @@ class Relay:
         self.rq = rq
         self.keeping = False
         self.match: str | None = None  # the match of the turn being made
-        self.kept: Turn | None = None
+        self.kept: Attempt | None = None
 
     def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
         keep = self.keeping and self.kept is None and (
@@ -70,7 +70,7 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     """
     service, relay = _service(store_url, queue_url or store_url)
     deadline = time.monotonic() + CHAIN_SECONDS
-    turn: Turn | None = (match_id, seat, version, attempt)
+    turn: Attempt | None = (match_id, seat, version, attempt)
     moves = 0
     while turn is not None:
         moves += _match_turns(service, relay, turn, deadline)
@@ -81,10 +81,10 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     return moves
 
 
-def _match_turns(service: MatchService, relay: Relay, turn: Turn, deadline: float) -> int:
+def _match_turns(service: MatchService, relay: Relay, turn: Attempt, deadline: float) -> int:
     """`turn`, and the bot turns of its match that follow from it while the job is young."""
     moves = 0
-    next_turn: Turn | None = turn
+    next_turn: Attempt | None = turn
     while next_turn is not None:
         relay.keeping, relay.kept = time.monotonic() < deadline, None
         relay.match = next_turn[0]

@@ -45,7 +45,7 @@ QUEUE = "cardems-bots"
 PERSON_QUEUE = "cardems-bots-person"  # turns a person waits on: workers take these first
 PENDING = "cardems:pending-bot-turns"
 TURN_TIMEOUT = 60  # seconds a worker may spend on one bot turn before RQ gives up on it
-OVERDUE = 5.0  # seconds after which a turn nobody finished is queued again
+REQUEUE_AFTER = 5.0  # seconds after which a turn nobody finished is queued again
 # A finished turn leaves nothing behind in RQ: no result, no registry entry to expire later.
 # A duplicate queued after it finished runs and finds the seat has moved. A failed turn, and
 # a turn queued again after its worker was lost, are kept a while as a trace for whoever
@@ -56,7 +56,7 @@ TRACE_TTL = 600
 PLAIN = ("redis://", "rediss://", "unix://")
 CLUSTER = "redis+cluster://"
 
-Turn = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then each requeue)
+Attempt = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then each requeue)
 JOB_ID = re.compile(r"bot_(?P<match>.+)_(?P<seat>[0-9]+)_(?P<version>[0-9]+)"
                     r"(?:_again(?P<attempt>[0-9]+))?")
 
@@ -91,11 +91,11 @@ return 1
 """
 
 
-def _member(turn: Turn) -> str:
+def _member(turn: Attempt) -> str:
     return json.dumps(list(turn))
 
 
-def _turn_of(job: str) -> Turn | None:
+def _turn_of(job: str) -> Attempt | None:
     """The turn a job id names; None for an id that is not a turn's."""
     found = JOB_ID.fullmatch(job)
     if found is None:
@@ -104,7 +104,7 @@ def _turn_of(job: str) -> Turn | None:
             int(found["attempt"] or 0))
 
 
-def _job_of(turn: Turn) -> str:
+def _job_of(turn: Attempt) -> str:
     """The RQ job id of a turn's attempt: the first keeps the turn's own id."""
     match_id, seat, version, attempt = turn
     return job_id(match_id, seat, version) + (f"_again{attempt}" if attempt else "")
@@ -150,7 +150,7 @@ class RqDispatcher:
         sweep that queues it won it: it needs no check that its id is free.
         """
         turn = _member((match_id, seat, version, attempt))
-        self.connection.zadd(PENDING, {turn: time.time() + OVERDUE}, nx=True)
+        self.connection.zadd(PENDING, {turn: time.time() + REQUEUE_AFTER}, nx=True)
         try:
             (self.person_queue if urgent else self.queue).enqueue_call(
                 "workers.jobs.bot_turn",
@@ -161,16 +161,16 @@ class RqDispatcher:
         except DuplicateJobError:
             log.debug("bot turn %s is queued already", job_id(match_id, seat, version))
 
-    def done(self, turn: Turn, then: Turn | None = None) -> None:
+    def done(self, turn: Attempt, then: Attempt | None = None) -> None:
         """`turn` is finished; `then`, a turn its worker goes on to make itself, is pending
         from now. One transaction: one write to disk, and never a moment with neither."""
         with self.connection.pipeline(transaction=True) as pipe:
             pipe.zrem(PENDING, _member(turn))
             if then is not None:
-                pipe.zadd(PENDING, {_member(then): time.time() + OVERDUE})
+                pipe.zadd(PENDING, {_member(then): time.time() + REQUEUE_AFTER})
             pipe.execute()
 
-    def take(self, wait: float = 0.0) -> Turn | None:
+    def take(self, wait: float = 0.0) -> Attempt | None:
         """A turn that waits in the queues (people's first), taken out of RQ's hands: its
         job ends here, unrun, and whoever takes it makes the turn and then calls `done`.
         Should it die first, the turn is still pending and the sweep queues it again. None if
@@ -216,7 +216,7 @@ class RqDispatcher:
         for raw in self.connection.zrangebyscore(PENDING, 0, now):
             match_id, seat, version, attempt = json.loads(raw)
             if self._still_queued((match_id, seat, version, attempt)):
-                self.connection.zadd(PENDING, {raw: now + OVERDUE}, xx=True)
+                self.connection.zadd(PENDING, {raw: now + REQUEUE_AFTER}, xx=True)
                 continue
             if self.connection.zrem(PENDING, raw):  # one sweeper wins each turn
                 log.warning("bot turn %s:%s@%s overdue, queued again", match_id, seat, version)
@@ -224,7 +224,7 @@ class RqDispatcher:
                 requeued += 1
         return requeued
 
-    def _still_queued(self, turn: Turn) -> bool:
+    def _still_queued(self, turn: Attempt) -> bool:
         """The turn's job waits in its queue. Its status alone does not say so: a worker
         killed between taking the job off the queue and marking it started leaves it
         "queued" in no queue, and such a turn must be queued again."""

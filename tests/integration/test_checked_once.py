@@ -28,7 +28,7 @@ def move(game, match_id, rng) -> bool:
 
 def test_audits_replays_and_reports_agree_with_a_fold_from_the_first_event(game):
     rng = Random(11)
-    match_id = game.create(PEOPLE, Rules(end_score=40)).match.id
+    match_id = game.create(PEOPLE, Rules(end_score=60)).match.id  # three rounds at least
     secret = game.matches.secret(match_id)
     steps = 0
     while move(game, match_id, rng):

@@ -145,8 +145,8 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
     import subprocess
     import sys
 
-    from harness.http import ROOT, Server, call, stop_workers
-    from tests.integration.test_rq_bots import play_seat_zero_to_the_end, wait_until
+    from harness.http import ROOT, Server, call, stop_workers, view_when
+    from tests.integration.test_rq_bots import play_seat_zero_to_the_end
 
     cluster.wait_until_ok()
     cluster.flush()
@@ -165,7 +165,7 @@ def test_the_service_on_the_cluster_with_bots_on_rq_workers(cluster, redis_url):
         match = call(server.base, "POST", "/v1/matches",
                      {"seats": seats, "rules": {"end_score": 26}}).body
         play_seat_zero_to_the_end(server.base, match)
-        wait_until(server.base, alone["id"], None, lambda v: v["status"] == "finished")
+        view_when(server.base, alone["id"], lambda v: v["status"] == "finished", timeout=120)
         for match_id in (match["id"], alone["id"]):
             report = call(server.base, "GET", f"/v1/matches/{match_id}/verify").body
             assert report["ok"] and report["deals_ok"], report

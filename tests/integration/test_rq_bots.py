@@ -186,25 +186,25 @@ def test_an_overdue_turn_still_waiting_in_the_queue_is_not_queued_again(redis_ur
     without end; only a turn that left the queue (its worker went quiet) is queued again."""
     from rq import Queue
 
-    from workers.rq_dispatch import OVERDUE, PENDING, QUEUE, RqDispatcher
+    from workers.rq_dispatch import PENDING, QUEUE, REQUEUE_AFTER, RqDispatcher
 
     dispatcher = RqDispatcher(redis_url)
     queue = Queue(QUEUE, connection=redis.Redis.from_url(redis_url))
     dispatcher.enqueue("m1", 2, 7)
-    later = time.time() + 3 * OVERDUE
+    later = time.time() + 3 * REQUEUE_AFTER
     assert dispatcher.sweep(now=later) == 0
     assert queue.count == 1 and dispatcher.pending() == 1
     ((_, due),) = dispatcher.connection.zrange(PENDING, 0, -1, withscores=True)
-    assert due == later + OVERDUE, "given more time, not dropped"
+    assert due == later + REQUEUE_AFTER, "given more time, not dropped"
     job = queue.jobs[0]
     queue.remove(job)  # a worker took it off the queue and was killed before it said so
     assert job.get_status() == "queued"
-    assert dispatcher.sweep(now=later + 2 * OVERDUE) == 1
+    assert dispatcher.sweep(now=later + 2 * REQUEUE_AFTER) == 1
     assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again1"]
     again = queue.jobs[0]
     queue.remove(again)  # taken, started, and then its worker went quiet
     again.set_status("started")
-    assert dispatcher.sweep(now=later + 4 * OVERDUE) == 1
+    assert dispatcher.sweep(now=later + 4 * REQUEUE_AFTER) == 1
     assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again2"]
     dispatcher.close()
 
@@ -216,7 +216,7 @@ def test_a_turn_whose_job_died_falls_due_though_it_is_handed_on_again_and_again(
     either, or the sweep would never queue it again and the match would wait for ever."""
     from rq import Queue
 
-    from workers.rq_dispatch import OVERDUE, PENDING, QUEUE, RqDispatcher
+    from workers.rq_dispatch import PENDING, QUEUE, REQUEUE_AFTER, RqDispatcher
 
     dispatcher = RqDispatcher(redis_url)
     queue = Queue(QUEUE, connection=redis.Redis.from_url(redis_url))
@@ -236,7 +236,7 @@ def test_a_turn_whose_job_died_falls_due_though_it_is_handed_on_again_and_again(
     # second finds the seat has moved).
     dispatcher.enqueue("m2", 1, 4)
     assert dispatcher.connection.zscore(PENDING, member) is not None
-    assert dispatcher.sweep(now=time.time() + 2 * OVERDUE) == 1
+    assert dispatcher.sweep(now=time.time() + 2 * REQUEUE_AFTER) == 1
     assert [j.id for j in queue.jobs] == ["bot_m2_1_4_again1"] * 2
     dispatcher.close()
 
