@@ -27,7 +27,7 @@ SUITES = {
 }
 
 # The long ones run only when named: `make bench` stays under ten minutes.
-ON_REQUEST = ("search-full", "cluster", "load", "soak", "memory")
+ON_REQUEST = ("search-full", "checks", "cluster", "load", "soak", "memory")
 
 
 def main(names: list[str]) -> None:
