@@ -69,16 +69,24 @@ def _slots() -> StreamSlots:
     return slots
 
 
-def _message(item: dict[str, Any]) -> str:
+RETRY_MS = 2000  # how soon a reader's own reconnection should come, in milliseconds
+OPENED = ": the match's events follow\n\n"  # a comment: every reader skips it
+
+
+def _message(item: dict[str, Any], retry: bool = False) -> str:
     data = orjson.dumps(item).decode()  # already in the contract's shape, as on the paged log
-    return f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n"
+    head = f"retry: {RETRY_MS}\n" if retry else ""
+    return f"{head}id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n"
 
 
 def _events(pages: Generator[list[dict[str, Any]], None, None], keepalive: float,
             gone: Callable[[], bool]) -> Iterator[str]:
+    # Every block a reader sees either is a comment or carries an event with its data: the
+    # reconnection time rides with the first event, for a block of `retry` alone is handed
+    # to programs by some SSE readers as an event with empty data.
     try:
-        yield "retry: 2000\n\n"
-        said = time.monotonic()
+        yield OPENED
+        said, retry = time.monotonic(), True
         for page in pages:
             if not page:
                 if gone():
@@ -87,7 +95,9 @@ def _events(pages: Generator[list[dict[str, Any]], None, None], keepalive: float
                     continue
                 page_text = ": keep-alive\n\n"  # keeps proxies from closing an idle line
             else:
-                page_text = "".join(_message(item) for item in page)
+                page_text = "".join(_message(item, retry and i == 0)
+                                    for i, item in enumerate(page))
+                retry = False
             said = time.monotonic()
             yield page_text
     finally:

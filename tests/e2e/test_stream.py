@@ -122,3 +122,43 @@ def test_a_bad_resume_point_is_a_problem(server):
     reply = call(server.base, "GET", f"/v1/matches/{match['id']}/events/stream",
                  headers={"Last-Event-ID": "abc"})
     assert reply.status == 400 and reply.body["code"] == "invalid_request"
+
+
+def test_a_standard_sse_reader_gets_only_events_with_data_across_reconnections(server):
+    """httpx-sse, as a third-party program would use it: every event it hands over carries
+    JSON data (a block of `retry` alone came out as an event with empty data), and the
+    reconnection time rides with the first event of each connection."""
+    import httpx
+    from httpx_sse import connect_sse
+
+    match = create(server.base, BOTS, rules={"end_score": 10})
+    path = f"{server.base}/v1/matches/{match['id']}/events/stream"
+    last, seen = 0, []
+    with httpx.Client(timeout=30) as client:
+        for _ in range(3):  # three connections, each resuming after the last event read
+            with connect_sse(client, "GET", path,
+                             headers={"Last-Event-ID": str(last)}) as source:
+                for number, sse in enumerate(source.iter_sse()):
+                    item = json.loads(sse.data)
+                    assert sse.id == str(item["version"]) and sse.event == item["type"]
+                    assert sse.retry == (2000 if number == 0 else None), (number, sse.retry)
+                    assert item["version"] == last + 1, "every event once, in order"
+                    last = item["version"]
+                    seen.append(item)
+                    if number == 20:
+                        break
+            if seen[-1]["type"] in ("MatchEnded", "MatchAbandoned"):
+                break
+    assert len(seen) > 20
+
+
+def test_an_idle_stream_opens_with_a_comment_and_no_empty_event(server):
+    match = create(server.base, PEOPLE)
+    now = view(server.base, match["id"])["version"]
+    client = SseClient(server.base, f"/v1/matches/{match['id']}/events/stream?after={now}")
+    try:
+        first = client.response.readline().decode()  # the body, chunked encoding undone
+        assert first.startswith(":"), first
+        assert client.response.readline() == b"\n", "a block of the comment alone"
+    finally:
+        client.close()
