@@ -129,8 +129,14 @@ def test_a_standard_sse_reader_gets_only_events_with_data_across_reconnections(s
     JSON data (a block of `retry` alone came out as an event with empty data), and the
     reconnection time rides with the first event of each connection."""
     import httpx
+    import yaml
     from httpx_sse import connect_sse
+    from jsonschema import Draft202012Validator
 
+    from harness.http import ROOT
+
+    contract = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    event_schema = Draft202012Validator({**contract, "$ref": "#/components/schemas/Event"})
     match = create(server.base, BOTS, rules={"end_score": 10})
     path = f"{server.base}/v1/matches/{match['id']}/events/stream"
     last, seen = 0, []
@@ -140,6 +146,7 @@ def test_a_standard_sse_reader_gets_only_events_with_data_across_reconnections(s
                              headers={"Last-Event-ID": str(last)}) as source:
                 for number, sse in enumerate(source.iter_sse()):
                     item = json.loads(sse.data)
+                    event_schema.validate(item)  # the contract's Event, as on the paged log
                     assert sse.id == str(item["version"]) and sse.event == item["type"]
                     assert sse.retry == (2000 if number == 0 else None), (number, sse.retry)
                     assert item["version"] == last + 1, "every event once, in order"
