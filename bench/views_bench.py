@@ -58,13 +58,18 @@ def per_call(work: Callable[[], object], repeat: int = 2000) -> float:
     return best * 1e6
 
 
-def run() -> None:
+def bench_store(name: str) -> tuple[Path, str, MatchService]:
+    """A scratch folder with a SQLite store in it, and a service on that store."""
     if shutil.which("wrk") is None:
-        raise SystemExit("bench views needs wrk (apt-get install wrk)")
-    folder = Path(tempfile.mkdtemp(prefix="cardems-views-bench-"))
+        raise SystemExit(f"bench {name} needs wrk (apt-get install wrk)")
+    folder = Path(tempfile.mkdtemp(prefix=f"cardems-{name}-bench-"))
     url = f"sqlite:///{folder / 'bench.sqlite3'}"
-    store = open_store(url)
-    game = MatchService(store)
+    return folder, url, MatchService(open_store(url))
+
+
+def run() -> None:
+    folder, url, game = bench_store("views")
+    store = game.store
     match_id, token = played_to(game, 200, Random(5))
     state = game.load(match_id)
     view, version = view_json(view_for(state, 0)), state.version
@@ -105,12 +110,8 @@ def run() -> None:
 def checks() -> None:
     """An audit and a verification of a 15,000-event match against a 60-event one, side by
     side, and a seat's view while eight connections ask for the long match's report."""
-    if shutil.which("wrk") is None:
-        raise SystemExit("bench checks needs wrk (apt-get install wrk)")
-    folder = Path(tempfile.mkdtemp(prefix="cardems-checks-bench-"))
-    url = f"sqlite:///{folder / 'bench.sqlite3'}"
-    store = open_store(url)
-    game = MatchService(store)
+    folder, url, game = bench_store("checks")
+    store = game.store
     started = time.perf_counter()
     long_id, long_token = played_to(game, LONG_MATCH, Random(7), end_score=10_000)
     short_id, short_token = played_to(game, 60, Random(8))
