@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: install serve deploy test coverage bench bench-scale soak fuzz redis-server chromium screenshots wrk
+.PHONY: install serve deploy test coverage bench bench-scale soak fuzz redis-server chromium screenshots wrk curl-jq
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,15 +36,20 @@ chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# The README's curl block is run by a test, as written.
+curl-jq:
+	@command -v curl >/dev/null && command -v jq >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl jq >/dev/null)
+
 # Two test files at a time, one a core: most of the suite waits on servers, browsers and
 # Redis. A file's tests run together and share the servers it starts.
-test: install redis-server chromium
+test: install redis-server chromium curl-jq
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n 2 --dist loadfile
 
 # The whole suite with branch coverage, the processes it starts included.
-coverage: install redis-server chromium
+coverage: install redis-server chromium curl-jq
 	rm -rf .coverage-data && mkdir -p .coverage-data
 	$(VENV)/bin/coverage run -m pytest
 	$(VENV)/bin/coverage combine --quiet
