@@ -8,7 +8,7 @@ included.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domain.commands import (
@@ -32,7 +32,7 @@ from domain.events import (
     PassChosen,
     RoundDealt,
 )
-from domain.evolve import CorruptStream, fold
+from domain.evolve import CorruptStream, evolve
 from domain.shuffle import deal, seed_commitment
 from domain.state import Match
 from domain.table import table_for
@@ -65,10 +65,11 @@ def _command_for(event: Event, secret: Secret) -> Command | None:
 
 
 def replay_check(events: Sequence[Event], secret: Secret, start: Match | None = None,
-                 ) -> ReplayCheck:
+                 on_deal: Callable[[int, Match | None], None] | None = None) -> ReplayCheck:
     """The first version at which the log departs from a fresh decision, if any. `events`
     follow the state `start` (a check already made up to its version, or the beginning), so
-    that a log that grows is checked once, a piece at a time."""
+    that a log that grows is checked once, a piece at a time. `on_deal(version, state)` is
+    told the match as it stood just before each deal the check has confirmed."""
     state = start
     first = start.version + 1 if start else 1  # the version of events[0]
     i = 0
@@ -89,7 +90,10 @@ def replay_check(events: Sequence[Event], secret: Secret, start: Match | None = 
                 return ReplayCheck(first + i + offset, f"{name} differs from a fresh replay",
                                    state)
         try:
-            state = fold(expected, state)
+            for offset, event in enumerate(expected):
+                if on_deal is not None and isinstance(event, RoundDealt):
+                    on_deal(first + i + offset, state)
+                state = evolve(state, event)
         except CorruptStream as exc:
             return ReplayCheck(first + i, str(exc), state)
         i += len(expected)

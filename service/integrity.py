@@ -2,8 +2,9 @@
 
 A `Walk` goes over the stored events in order, a piece at a time: the hash chain and the
 commitments, every move decided again, the deals once the match is over. It keeps, besides,
-the match as it stood just before each deal (folded from the stored events), so that an audit
-or a replay folds one round, not every round before it. A process checks each event once; a
+the match as it stood just before each deal (as the fresh decisions that confirm the log
+reach it, so nothing is folded twice), so that an audit or a replay folds one round, not
+every round before it. A process checks each event once; a
 walk older than FRESH_FOR seconds is begun again from the first event, so that an edit made to
 the store behind the service's back is found within that time.
 """
@@ -18,7 +19,6 @@ from typing import Any
 from domain.codec import BadEventData, from_data
 from domain.commands import Secret
 from domain.events import Event, MatchAbandoned, MatchCreated, MatchEnded, RoundDealt
-from domain.evolve import CorruptStream, evolve
 from domain.sealing import opens, public_form, value_at
 from domain.state import Match
 from domain.verify import deals_check, replay_check
@@ -60,8 +60,6 @@ class Walk:
         self._replayed: Match | None = None  # the fresh decisions' state, while they agree
         self.replay_bad: int | None = None
         self.replay_reason: str | None = None
-        self._folded: Match | None = None  # the stored events folded
-        self._folds = True  # until an event does not follow the state
         self._kept: list[Event] = []  # the creation, every deal and the end: the deals check
         self._deals: list[int] = []  # the version of each RoundDealt, in order
         self._before: list[Match | None] = []  # the match just before each of those deals
@@ -77,27 +75,23 @@ class Walk:
             self._last_hash = event.hash
             if self.undecodable is None:
                 try:
-                    events.append(self._take(from_data(event.type, event.data), event.version))
+                    decoded = from_data(event.type, event.data)
                 except BadEventData:
                     self.undecodable = event.version
+                    continue
+                events.append(decoded)
+                if isinstance(decoded, MatchCreated | RoundDealt | MatchEnded | MatchAbandoned):
+                    self._kept.append(decoded)
         if self.replay_bad is None and events:
-            check = replay_check(events, self.secret, self._replayed)
+            check = replay_check(events, self.secret, self._replayed, self._dealt)
             self._replayed = check.state
             self.replay_bad, self.replay_reason = check.first_bad_version, check.reason
 
-    def _take(self, event: Event, version: int) -> Event:
-        if isinstance(event, MatchCreated | RoundDealt | MatchEnded | MatchAbandoned):
-            self._kept.append(event)
-        if not self._folds:
-            return event
-        if isinstance(event, RoundDealt):
-            self._deals.append(version)
-            self._before.append(self._folded)
-        try:
-            self._folded = evolve(self._folded, event)
-        except CorruptStream:
-            self._folds = False  # no snapshot past a log that does not fold
-        return event
+    def _dealt(self, version: int, before: Match | None) -> None:
+        """A snapshot for the audits and replays: no deal past a departure gets one, and
+        they fold from the first event there."""
+        self._deals.append(version)
+        self._before.append(before)
 
     def chain_holds_through(self, version: int) -> bool:
         """True when every link up to `version` (walked already) holds."""
