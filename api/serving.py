@@ -39,6 +39,16 @@ def _classify(exc: BaseException) -> tuple[int, str, str, str]:
     return 500, "Internal Server Error", "internal_error", "the server failed"
 
 
+def _problem(status: int, reason: str, code: str, detail: str, headers: str = "") -> bytes:
+    """A whole response carrying a problem document, written before or instead of the app's,
+    after which the connection closes."""
+    body = json.dumps({"type": TYPE_BASE + code, "title": reason, "status": status,
+                       "detail": detail, "code": code}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{headers}"
+            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
 class GreenWorker(GeventWorker):
     """gunicorn's gevent worker, with a time limit on every socket read and write and on a
     whole body, a cap on each client address's connections, and a problem document instead
@@ -67,15 +77,11 @@ class GreenWorker(GeventWorker):
 
     def _refuse(self, client: socket.socket) -> None:
         """A 429 on a connection past the client's cap, sent before its request is read."""
-        body = json.dumps({
-            "type": TYPE_BASE + "too_many_connections", "title": "Too Many Requests",
-            "status": 429, "code": "too_many_connections",
-            "detail": "this address holds as many connections to the server as it may;"
-                      " close one, or wait for one to finish"}).encode()
-        head = (f"HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nRetry-After: 1\r\n"
-                f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
         try:
-            client.sendall(head.encode("latin-1") + body)
+            client.sendall(_problem(429, "Too Many Requests", "too_many_connections",
+                                    "this address holds as many connections to the server as"
+                                    " it may; close one, or wait for one to finish",
+                                    "Retry-After: 1\r\n"))
             # Closing with the request still unread would reset the connection and lose
             # the reply: say no more, then read what the client sent, briefly.
             client.shutdown(socket.SHUT_WR)
@@ -120,12 +126,8 @@ class GreenWorker(GeventWorker):
             self.log.exception("error handling request")
         else:
             self.log.warning("invalid request: %s", exc)
-        body = json.dumps({"type": TYPE_BASE + code, "title": reason, "status": status,
-                           "detail": detail, "code": code}).encode()
-        head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-                f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
         try:
-            client.sendall(head.encode("latin-1") + body)
+            client.sendall(_problem(status, reason, code, detail))
         except OSError:
             self.log.debug("could not send the error response")
 
