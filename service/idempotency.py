@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import os
 import re
 import string
@@ -28,7 +29,8 @@ MAX_KEY = 255
 CREATION_TTL = 24 * 3600
 MIN_CREATION_BITS = 128
 MIN_DISTINCT = 8  # a long key of few symbols repeated is no secret
-LONGEST_RUN = 7  # symbols in a row that repeat or count up or down by one
+LONGEST_RUN = 8  # symbols in a row that repeat or count up or down by one
+WALK = 7  # keys in a row along a keyboard's row
 SHORTEST_PERIOD = 9  # a key that is one block repeated, of at most 8 symbols, is no secret
 
 # The shapes a random key takes, each with its alphabet in order (a symbol's value is its
@@ -77,22 +79,25 @@ def _longest_run(values: list[int]) -> int:
     return longest
 
 
-def _one_kind(key: str) -> bool:
-    """True for a key of letters of one case alone, or of digits alone: a phrase or a number.
-    Random keys mix them (22 base64url symbols of one kind come once in 200 million)."""
-    text = key.replace("-", "") if _UUID.fullmatch(key) else key
-    kinds = [any(c.isdigit() for c in text), any(c.islower() for c in text),
-             any(c.isupper() for c in text)]
-    if all(c in _HEX + _HEX.upper() for c in text):
-        kinds = [kinds[0], kinds[1] or kinds[2]]  # hex letters are one kind in either case
-    return sum(kinds) < 2
+def _too_few_kinds(key: str) -> bool:
+    """True for a key whose characters all come from one small set (digits alone, or letters
+    of one case, with - or _ between words) and are too few to carry 128 bits from it: a
+number or a phrase. A UUID's
+    shape is taken as it is (its digits alone come about once in a million)."""
+    if _UUID.fullmatch(key):
+        return False
+    for kind in (string.digits, "abcdef", "ABCDEF", string.ascii_lowercase + "-_",
+                 string.ascii_uppercase + "-_"):  # words joined by - or _ are still words
+        if all(c in kind for c in key):
+            return len(key) * math.log2(len(kind)) < MIN_CREATION_BITS
+    return False
 
 
 def _keyboard_walk(key: str) -> bool:
-    """True for six keys in a row along a keyboard's row, either way and in one case
-    (`qwerty`, `LKJHGF`)."""
+    """True for WALK keys in a row along a keyboard's row, either way and in one case
+    (`qwertyu`, `LKJHGFD`)."""
     rows = [r for row in _KEYBOARD for r in (row, row[::-1], row.upper(), row.upper()[::-1])]
-    return any(key[i:i + 6] in row for i in range(len(key) - 5) for row in rows)
+    return any(key[i:i + WALK] in row for i in range(len(key) - WALK + 1) for row in rows)
 
 
 def _period(values: list[int]) -> int:
@@ -103,8 +108,9 @@ def _period(values: list[int]) -> int:
 
 def guessable(key: str) -> str | None:
     """Why a creation key is not plausibly random, or None. A random UUID, hex or base64url
-    key of 128 bits passes (a run of 8 in 32 random hex digits comes about once in three
-    million keys); counting, repeating and keyboard-made keys do not."""
+    key of 128 bits passes, but for a few by chance: by count, one 32-digit hex key in three
+    million has no letter (too few kinds), and a run of 9 or a 7-key walk come far more
+    rarely. Counting, repeating and keyboard-made keys do not pass."""
     values = _symbols(key)
     if values is None:
         return "it is not a random UUID, 32 or more hex digits, or 22 or more base64url" \
@@ -115,8 +121,9 @@ def guessable(key: str) -> str | None:
         return "it holds a long run of one character or of characters in sequence"
     if _period(values) < SHORTEST_PERIOD:
         return "it repeats a short block"
-    if _one_kind(key):
-        return "it is made of digits alone or of letters of one case alone"
+    if _too_few_kinds(key):
+        return "it is made of digits alone or of letters of one case alone, too few of them" \
+               " for 128 bits"
     if _keyboard_walk(key):
         return "it walks along a row of the keyboard"
     return None
