@@ -2,14 +2,14 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml client/pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: install serve deploy test coverage bench bench-scale soak fuzz redis-server chromium screenshots wrk curl-jq
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' -e ./client
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
