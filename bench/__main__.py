@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search search-full timing streams fair play views checks rq cluster load soak memory)."""
+bots search search-full timing streams fair play views checks client rq cluster load soak memory)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ SUITES = {
     "play": "bench.play_bench",
     "views": "bench.views_bench",
     "checks": "bench.views_bench:checks",
+    "client": "bench.client_bench",
     "rq": "bench.rq_bench",
     "cluster": "bench.cluster_bench",
     "load": "bench.load_bench:load",  # five minutes, with faults

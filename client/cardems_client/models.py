@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 Card = str
 Seat = int
@@ -22,46 +23,53 @@ OVER = frozenset({"finished", "abandoned"})
 class Model:
     """A dataclass read from the service's JSON."""
 
-    _hints: ClassVar[dict[str, Any]]
-
     @classmethod
     def from_json(cls: type[T], data: dict[str, Any]) -> T:
         if not isinstance(data, dict):
             raise TypeError(f"{cls.__name__} expects a JSON object, got {type(data).__name__}")
-        hints = _hints_of(cls)
-        known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-        values = {name: _decode(hints[name], value) for name, value in data.items()
-                  if name in known and name != "extra"}
-        if "extra" in known:
-            values["extra"] = {k: v for k, v in data.items() if k not in known}
+        readers, keeps_extra = _readers_of(cls)
+        values = {name: read(value) for name, value in data.items()
+                  if (read := readers.get(name)) is not None}
+        if keeps_extra:
+            values["extra"] = {k: v for k, v in data.items() if k not in readers}
         return cls(**values)
 
 
-def _hints_of(cls: type) -> dict[str, Any]:
-    cached: dict[str, Any] | None = cls.__dict__.get("_hints")
-    if cached is None:
-        cached = get_type_hints(cls)
-        setattr(cls, "_hints", cached)  # noqa: B010 (a class attribute of each model)
-    return cached
+Reader = Callable[[Any], Any]
+_READERS: dict[type, tuple[dict[str, Reader], bool]] = {}
 
 
-def _decode(hint: Any, value: Any) -> Any:
-    """`value` (decoded JSON) as the type `hint` names."""
+def _readers_of(cls: type) -> tuple[dict[str, Reader], bool]:
+    """Each field's reader, worked out once a class: a view is read twice a move."""
+    found = _READERS.get(cls)
+    if found is None:
+        hints = get_type_hints(cls)
+        names = [f.name for f in dataclasses.fields(cls)]
+        found = ({n: _reader(hints[n]) for n in names if n != "extra"}, "extra" in names)
+        _READERS[cls] = found
+    return found
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _reader(hint: Any) -> Reader:
+    """How to read decoded JSON as the type `hint` names."""
     origin = get_origin(hint)
     if origin in (Union, types.UnionType):
-        if value is None:
-            return None
-        options = [a for a in get_args(hint) if a is not type(None)]
-        return _decode(options[0], value)
+        (option,) = [a for a in get_args(hint) if a is not type(None)]
+        inner = _reader(option)
+        return _same if inner is _same else lambda v: None if v is None else inner(v)
     if origin is list:
-        (item,) = get_args(hint)
-        return [_decode(item, v) for v in value]
+        item = _reader(get_args(hint)[0])
+        return list if item is _same else lambda v: [item(x) for x in v]
     if origin is dict:
-        key, item = get_args(hint)
-        return {key(k): _decode(item, v) for k, v in value.items()}
+        value = _reader(get_args(hint)[1])
+        return dict if value is _same else lambda v: {k: value(x) for k, x in v.items()}
     if isinstance(hint, type) and issubclass(hint, Model):
-        return hint.from_json(value)
-    return value
+        return hint.from_json
+    return _same
 
 
 @dataclass(frozen=True)
