@@ -1,5 +1,6 @@
-"""Run the benchmarks: `python -m bench` (all) or `python -m bench NAME...` (domain store api
-bots search search-full timing streams fair play views checks client rq cluster load soak memory)."""
+"""Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
+NAME...` (domain store api bots search search-full timing streams fair play views checks client
+rq cluster load soak memory)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ SUITES = {
 }
 
 # The long ones run only when named: `make bench` stays under ten minutes.
-ON_REQUEST = ("search-full", "checks", "cluster", "load", "soak", "memory")
+ON_REQUEST = ("search-full", "checks", "client", "cluster", "load", "soak", "memory")
 
 
 def main(names: list[str]) -> None:

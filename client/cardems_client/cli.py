@@ -86,6 +86,8 @@ def play(args: argparse.Namespace) -> int:
         print("cardems-client play: a seat's token is needed (--token or CARDEMS_TOKEN)",
               file=sys.stderr)
         return 2
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # a bot module beside the caller, as `python -m` finds
     try:
         bot = load_bot(args.bot)
     except (ImportError, AttributeError, TypeError, ValueError) as error:

@@ -1,6 +1,7 @@
 """The kit as a bot author gets it: built into a wheel and installed with pip in a fresh
 virtual environment, with none of the server's packages. Its command creates a match, and three
-of its bots, each a process of its own, play it to the end beside one of the service's bots."""
+of its bots, each a process of its own (two of them the bot of docs/clients.md, as written), play
+it to the end beside one of the service's bots."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import venv
 
 import pytest
 
-from harness.http import ROOT, call
+from harness.http import ROOT, call, wait_until
 
 WHEEL_TIMEOUT = 300
 
@@ -49,7 +50,15 @@ def test_the_kit_installs_alone(kit, tmp_path):
     assert lonely.returncode != 0, "the server's packages must not be reachable"
 
 
+def the_docs_bot() -> str:
+    """The bot of docs/clients.md, as written there."""
+    block = (ROOT / "docs" / "clients.md").read_text().split("```python\n")[1]
+    assert block.startswith("# mybot.py"), "the page's first Python block is the bot"
+    return block.split("```")[0]
+
+
 def test_three_kit_bots_and_a_service_bot_play_a_whole_match(kit, server, tmp_path):
+    (tmp_path / "mybot.py").write_text(the_docs_bot())
     created = run(kit, "new", server.base, "Ann", "Bob", "Cid", "Hal=heuristic",
                   "--rules", '{"end_score": 40}', "--json", cwd=tmp_path)
     assert created.returncode == 0, created.stderr
@@ -57,12 +66,19 @@ def test_three_kit_bots_and_a_service_bot_play_a_whole_match(kit, server, tmp_pa
     assert sorted(match["tokens"]) == ["0", "1", "2"]
     assert match["links"]["0"].startswith(f"{server.base}/m/{match['id']}#token=")
     env = {"PATH": f"{kit}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    bots = {"0": "mybot:Shedder", "1": "cardems_client.bots:LowestCard", "2": "mybot:Shedder"}
     players = [subprocess.Popen(
-        [str(kit / "cardems-client"), "play", server.base, match["id"],
-         "--bot", "cardems_client.bots:LowestCard"],
+        [str(kit / "cardems-client"), "play", server.base, match["id"], "--bot", bot],
         env={**env, "CARDEMS_TOKEN": match["tokens"][seat]}, cwd=tmp_path,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seat in "012"]
-    outputs = [player.communicate(timeout=300) for player in players]
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seat, bot in bots.items()]
+    try:  # a bot that fails leaves the others waiting for its seat: stop at the first
+        wait_until(lambda: all(p.poll() is not None for p in players)
+                   or any(p.poll() for p in players), timeout=300, every=0.2)
+    finally:
+        for player in players:
+            if player.poll() is None:
+                player.kill()
+    outputs = [player.communicate() for player in players]
     for player, (out, err) in zip(players, outputs, strict=True):
         assert player.returncode == 0, err
         assert out.splitlines()[-1].startswith("finished: seat "), out
