@@ -1,6 +1,7 @@
 """The kit's bots carry on through what a public service goes through: the server killed and
 started again mid-match (twice), a store that stops answering (503), and a rate limit (429).
-No move is lost or made twice, and the kit waits as Retry-After asks."""
+No move is lost or made twice, the live iterator hands out every event once, and the kit waits
+as Retry-After asks."""
 
 from __future__ import annotations
 
@@ -71,7 +72,13 @@ def test_the_bots_carry_on_when_the_server_is_killed_and_restarted(tmp_path):
                 finals[seat] = run_bot(client.seat(match.token(seat)), match.id, bots[seat],
                                        on_move=made[seat].append)
 
+            followed: list = []  # a spectator on the live iterator, through both kills
+
+            def watch() -> None:
+                followed.extend(client.follow(match.id))
+
             threads = [threading.Thread(target=play, args=(s,)) for s in made]
+            threads.append(threading.Thread(target=watch))
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -81,6 +88,9 @@ def test_the_bots_carry_on_when_the_server_is_killed_and_restarted(tmp_path):
             assert len(restarts.starts) == 2, "the match ended before the second kill"
             assert {s: v.status for s, v in finals.items()} == dict.fromkeys(made, "finished")
             assert any(r.reason == "ConnectError" for r in retries), retries
+            final = client.match(match.id)
+            assert [e.version for e in followed] == list(range(1, final.version + 1))
+            assert followed[-1].ends_match
             for seat in made:
                 seat_client = client.seat(match.token(seat))
                 logged = [e for e in seat_client.all_events(match.id)
