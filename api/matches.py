@@ -14,10 +14,10 @@ from api.problems import BadRequest, InvalidFields
 from api.schemas import (
     BIGGEST_HAND,
     MAX_VERSION,
-    AbandonIn,
     CreateMatchIn,
     EventsQuery,
     MoonIn,
+    NoFieldsIn,
     PassIn,
     PlayIn,
 )
@@ -162,11 +162,19 @@ def choose_moon(match_id: str) -> Response:
     return moved(service().choose_moon(match_id, seat, choice, if_match(), idempotency()))
 
 
+@bp.post("/<match_id>/back")
+@on_move
+def come_back(match_id: str) -> Response:
+    seat = acting_seat(match_id)
+    body(NoFieldsIn())
+    return moved(service().come_back(match_id, seat, if_match(), idempotency()))
+
+
 @bp.post("/<match_id>/abandon")
 @on_move
 def abandon(match_id: str) -> Response:
     seat = acting_seat(match_id)
-    body(AbandonIn())
+    body(NoFieldsIn())
     return moved(service().abandon(match_id, seat, if_match(), idempotency()))
 
 

@@ -61,6 +61,7 @@ class RulesOut(Schema):
     jack_of_diamonds = fields.Boolean()
     tie_break = Str()
     first_dealer = Int()
+    turn_seconds = Int(allow_none=True)
 
 
 class YouOut(Schema):
@@ -95,6 +96,8 @@ class MatchViewOut(Schema):
     given_decks = Int()
     server_seed = Str(allow_none=True)
     created_at = Str()
+    deadlines = fields.Dict(keys=Str(), values=Str())
+    away = fields.List(Int())
     you = fields.Nested(YouOut, allow_none=True)
 
 

@@ -74,8 +74,8 @@ class MoonIn(Schema):
         [MoonRule.ADD_TO_OTHERS.value, MoonRule.SUBTRACT_FROM_SELF.value]))
 
 
-class AbandonIn(Schema):
-    """No fields: the token says who gives the match up."""
+class NoFieldsIn(Schema):
+    """No fields: the token says who gives the match up, or who is back."""
 
 
 MAX_VERSION = 2**31 - 1

@@ -20,8 +20,11 @@ from domain.events import (
     PassesExchanged,
     RoundDealt,
     RoundScored,
+    SeatAway,
+    SeatBack,
     SeatSpec,
     TrickTaken,
+    TurnTimedOut,
 )
 from domain.passing import PassDirection
 from domain.rules import MoonRule, Rules
@@ -63,13 +66,22 @@ def _seals_of(d: Data, name: str) -> tuple[Seal, ...]:
     return tuple(s for s in seals if s is not None)
 
 
+def _rules_data(rules: Rules) -> Data:
+    """The rules as a creation records them: a match with no clock is recorded as it was
+    before clocks existed, so that every older log decides again to the same events."""
+    data = rules.to_json()
+    if data["turn_seconds"] is None:
+        del data["turn_seconds"]
+    return data
+
+
 def _seat_data(seat: SeatSpec) -> Data:
     return {"name": seat.name, "bot": seat.bot}
 
 
 _ENCODE: dict[type, Callable[[Any], Data]] = {
     MatchCreated: lambda e: {
-        "match_id": e.match_id, "rules": e.rules.to_json(),
+        "match_id": e.match_id, "rules": _rules_data(e.rules),
         "seats": [_seat_data(s) for s in e.seats], "client_seed": e.client_seed,
         "seed_commitment": e.seed_commitment, "given_decks": e.given_decks,
         "created_at": e.created_at},
@@ -97,6 +109,9 @@ _ENCODE: dict[type, Callable[[Any], Data]] = {
     MatchAbandoned: lambda e: {
         "reason": e.reason.value, "seat": e.seat, "totals": list(e.totals),
         "server_seed": e.server_seed, "decks": [_cards(d) for d in e.decks]},
+    TurnTimedOut: lambda e: {"seat": e.seat},
+    SeatAway: lambda e: {"seat": e.seat},
+    SeatBack: lambda e: {"seat": e.seat},
 }
 
 _DECODE: dict[type, Callable[[Data], Event]] = {
@@ -123,6 +138,9 @@ _DECODE: dict[type, Callable[[Data], Event]] = {
     MatchAbandoned: lambda d: MatchAbandoned(
         AbandonReason(d["reason"]), d["seat"], tuple(d["totals"]), d["server_seed"],
         tuple(_hand(h) for h in d["decks"])),
+    TurnTimedOut: lambda d: TurnTimedOut(d["seat"]),
+    SeatAway: lambda d: SeatAway(d["seat"]),
+    SeatBack: lambda d: SeatBack(d["seat"]),
 }
 
 

@@ -65,4 +65,35 @@ class AbandonMatch:
     secret: Secret
 
 
-Command = CreateMatch | PassCards | PlayCard | ChooseMoon | AbandonMatch
+Move = PassCards | PlayCard | ChooseMoon
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """A person's turn clock ran out: record it and make `move` for the seat (the autopilot's
+    choice). `now` and `started`, seconds since the epoch, come from the caller's clock and
+    the recorded time of the event the seat has been waited on since."""
+
+    seat: int
+    now: float
+    started: float
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class Autoplay:
+    """Make `move` for a seat that is away, on the bots' pace."""
+
+    seat: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class ComeBack:
+    """The person of an away seat is back."""
+
+    seat: int
+
+
+Command = (CreateMatch | PassCards | PlayCard | ChooseMoon | AbandonMatch | TimeOut | Autoplay
+           | ComeBack)

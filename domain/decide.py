@@ -10,12 +10,15 @@ from typing import Any
 from domain.cards import Card, penalty, spell
 from domain.commands import (
     AbandonMatch,
+    Autoplay,
     ChooseMoon,
+    ComeBack,
     Command,
     CreateMatch,
     PassCards,
     PlayCard,
     Secret,
+    TimeOut,
 )
 from domain.errors import IllegalMove, InvalidCommand, Violation
 from domain.events import (
@@ -32,9 +35,12 @@ from domain.events import (
     PassesExchanged,
     RoundDealt,
     RoundScored,
+    SeatAway,
+    SeatBack,
     TrickTaken,
+    TurnTimedOut,
 )
-from domain.evolve import evolve
+from domain.evolve import evolve, fold
 from domain.legal import play_violation, trick_winner
 from domain.passing import PassDirection, pass_direction, passer_to
 from domain.rules import MoonRule
@@ -43,6 +49,7 @@ from domain.sealing import Seal, seal
 from domain.shuffle import deal, deck_problem, seed_commitment, shuffled_deck
 from domain.state import Match, Round, Status
 from domain.table import MAX_SEATS, MIN_SEATS, Table, table_for
+from domain.views import seats_to_act
 
 PASS_SIZE = 3
 MAX_NAME = 40
@@ -53,6 +60,11 @@ SEED_BYTES = 32  # the server seed: 32 random bytes, committed to at creation
 def decide(state: Match | None, command: Command) -> list[Event]:
     """The events that `command` produces, or IllegalMove / InvalidCommand; nothing else."""
     handler: Callable[[Any, Any], list[Event]] = _DECIDE[type(command)]
+    if isinstance(command, PassCards | PlayCard | ChooseMoon) and command.bot is None \
+            and state is not None and command.seat in state.away:
+        # A move of the person's own, while away, says the person is back.
+        back = SeatBack(command.seat)
+        return [back, *handler(evolve(state, back), command)]
     return handler(state, command)
 
 
@@ -252,6 +264,58 @@ def _abandon(state: Match | None, c: AbandonMatch) -> list[Event]:
                            dealt_decks(state, c.secret))]
 
 
+AWAY_AFTER = 2  # timeouts in a row after which a seat is away
+
+
+def _time_out(state: Match | None, c: TimeOut) -> list[Event]:
+    waited = _person_waited_on(state, c.seat, c.move)
+    assert state is not None
+    if c.seat in state.away:
+        raise IllegalMove(Violation.WRONG_PHASE, "an away seat's moves are made without a clock")
+    seconds = state.rules.turn_seconds
+    if seconds is None:
+        raise IllegalMove(Violation.WRONG_PHASE, "this match has no turn clock")
+    if c.now < c.started + seconds:
+        raise IllegalMove(Violation.WRONG_PHASE, "the seat's clock has not run out")
+    timed_out = TurnTimedOut(c.seat)
+    after = evolve(waited, timed_out)
+    events: list[Event] = [timed_out, *decide(after, c.move)]
+    moved = fold(events[1:], after)
+    if after.timeouts_of(c.seat) >= AWAY_AFTER and moved is not None and not moved.is_over:
+        events.append(SeatAway(c.seat))
+    return events
+
+
+def _autoplay(state: Match | None, c: Autoplay) -> list[Event]:
+    waited = _person_waited_on(state, c.seat, c.move)
+    if c.seat not in waited.away:
+        raise IllegalMove(Violation.NOT_AWAY, "only an away seat's moves are made for it")
+    return decide(waited, c.move)
+
+
+def _person_waited_on(state: Match | None, seat: int, move: Command) -> Match:
+    """The match, if it waits on `seat`, a person's, for a move made for it (by `move`)."""
+    if state is None or state.is_over:
+        raise IllegalMove(Violation.WRONG_PHASE, "the match is not waiting on anyone")
+    _check_seat(state, seat)
+    if state.seats[seat].bot is not None:
+        raise InvalidCommand("seat", "a bot has no clock")
+    if getattr(move, "seat", None) != seat or getattr(move, "bot", None) is None:
+        raise InvalidCommand("move", "the move made for a seat is that seat's, by a policy")
+    if seat not in seats_to_act(state):
+        raise IllegalMove(Violation.NOT_YOUR_TURN, "the match is not waiting on this seat")
+    return state
+
+
+def _come_back(state: Match | None, c: ComeBack) -> list[Event]:
+    if state is None or state.is_over:
+        raise IllegalMove(Violation.WRONG_PHASE, "the match is over")
+    _check_seat(state, c.seat)
+    if c.seat not in state.away:
+        raise IllegalMove(Violation.NOT_AWAY, "this seat is not away")
+    return [SeatBack(c.seat)]
+
+
 def dealt_decks(state: Match, secret: Secret) -> tuple[Hand, ...]:
     """The given decks a match's end reveals: those of the rounds it dealt, and no more. A
     deck never dealt may be another table's next deal (duplicate play shares decks)."""
@@ -285,5 +349,5 @@ def _check_secret(state: Match, secret: Secret) -> None:
 
 _DECIDE: dict[type, Callable[[Any, Any], list[Event]]] = {
     CreateMatch: _create, PassCards: _pass, PlayCard: _play, ChooseMoon: _choose_moon,
-    AbandonMatch: _abandon,
+    AbandonMatch: _abandon, TimeOut: _time_out, Autoplay: _autoplay, ComeBack: _come_back,
 }

@@ -17,6 +17,7 @@ class Violation(StrEnum):
     WRONG_PHASE = "wrong_phase"
     PASS_NEEDS_THREE_CARDS = "pass_needs_three_cards"
     ALREADY_PASSED = "already_passed"
+    NOT_AWAY = "not_away"
 
 
 class IllegalMove(Exception):

@@ -136,13 +136,36 @@ class MatchAbandoned:
     decks: tuple[Hand, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """A person's turn clock ran out; the move that follows is made for the seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAway:
+    """A seat timed out twice in a row: its moves are made for it until it is back."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBack:
+    """An away seat's person is back: its clock runs again."""
+
+    seat: int
+
+
 Event = (
     MatchCreated | RoundDealt | PassChosen | PassesExchanged | CardPlayed | TrickTaken
-    | MoonShot | MoonChosen | RoundScored | MatchEnded | MatchAbandoned
+    | MoonShot | MoonChosen | RoundScored | MatchEnded | MatchAbandoned | TurnTimedOut
+    | SeatAway | SeatBack
 )
 
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (MatchCreated, RoundDealt, PassChosen, PassesExchanged, CardPlayed, TrickTaken,
-                MoonShot, MoonChosen, RoundScored, MatchEnded, MatchAbandoned)
+                MoonShot, MoonChosen, RoundScored, MatchEnded, MatchAbandoned, TurnTimedOut,
+                SeatAway, SeatBack)
 }

@@ -18,7 +18,10 @@ from domain.events import (
     PassesExchanged,
     RoundDealt,
     RoundScored,
+    SeatAway,
+    SeatBack,
     TrickTaken,
+    TurnTimedOut,
 )
 from domain.passing import PassDirection
 from domain.state import Match, Play, Round, Status, TakenTrick, Trick, evolved
@@ -59,7 +62,8 @@ def _dealt(m: Match, e: RoundDealt) -> Match:
         points=(0,) * seats, turn=_holder_of_two_of_clubs(hands) if holding else None,
     )
     status = Status.PLAYING if holding else Status.PASSING
-    return evolved(m, round=rnd, status=status, moon_shooter=None, version=m.version + 1)
+    return evolved(m, round=rnd, status=status, moon_shooter=None, version=m.version + 1,
+                   since=m.version + 1)
 
 
 def _pass_chosen(m: Match, e: PassChosen) -> Match:
@@ -67,7 +71,7 @@ def _pass_chosen(m: Match, e: PassChosen) -> Match:
     assert rnd is not None
     hands = _swap(rnd.hands, e.seat, rnd.hands[e.seat].difference(e.cards))
     rnd = evolved(rnd, hands=hands, passes=_swap(rnd.passes, e.seat, e.cards))
-    return evolved(m, round=rnd, version=m.version + 1)
+    return evolved(m, round=rnd, version=m.version + 1, timeouts=_own_move(m, e.seat, e.bot))
 
 
 def _exchanged(m: Match, e: PassesExchanged) -> Match:
@@ -76,7 +80,8 @@ def _exchanged(m: Match, e: PassesExchanged) -> Match:
     hands = tuple(h.union(r) for h, r in zip(rnd.hands, e.received, strict=True))
     leader = _holder_of_two_of_clubs(hands)
     rnd = evolved(rnd, hands=hands, received=e.received, trick=Trick(leader=leader), turn=leader)
-    return evolved(m, round=rnd, status=Status.PLAYING, version=m.version + 1)
+    return evolved(m, round=rnd, status=Status.PLAYING, version=m.version + 1,
+                   since=m.version + 1)
 
 
 def _played(m: Match, e: CardPlayed) -> Match:
@@ -100,7 +105,9 @@ def _played(m: Match, e: CardPlayed) -> Match:
     fields = new_match.__dict__
     fields.update(m.__dict__)
     fields["round"] = new_round
-    fields["version"] = m.version + 1
+    fields["version"] = fields["since"] = m.version + 1
+    if e.bot is None and m.timeouts:
+        fields["timeouts"] = _own_move(m, seat, None)
     return new_match
 
 
@@ -111,15 +118,41 @@ def _trick_taken(m: Match, e: TrickTaken) -> Match:
     taken = (*rnd.taken, done)
     points = _swap(rnd.points, e.winner, rnd.points[e.winner] + e.points)
     rnd = evolved(rnd, trick=Trick(leader=e.winner), taken=taken, points=points, turn=e.winner)
-    return evolved(m, round=rnd, version=m.version + 1)
+    return evolved(m, round=rnd, version=m.version + 1, since=m.version + 1)
 
 
 def _moon_shot(m: Match, e: MoonShot) -> Match:
-    return evolved(m, status=Status.MOON_CHOICE, moon_shooter=e.seat, version=m.version + 1)
+    return evolved(m, status=Status.MOON_CHOICE, moon_shooter=e.seat, version=m.version + 1,
+                   since=m.version + 1)
 
 
 def _moon_chosen(m: Match, e: MoonChosen) -> Match:
-    return evolved(m, version=m.version + 1)
+    return evolved(m, version=m.version + 1, timeouts=_own_move(m, e.seat, e.bot))
+
+
+def _own_move(m: Match, seat: int, bot: str | None) -> tuple[int, ...]:
+    """The timeouts in a row after a move by `seat`: a person's own move ends its run."""
+    if bot is not None or not m.timeouts or not m.timeouts[seat]:
+        return m.timeouts
+    return _swap(m.timeouts, seat, 0)
+
+
+def _timed_out(m: Match, e: TurnTimedOut) -> Match:
+    timeouts = m.timeouts or (0,) * m.table.seats
+    return evolved(m, version=m.version + 1,
+                   timeouts=_swap(timeouts, e.seat, timeouts[e.seat] + 1))
+
+
+def _away(m: Match, e: SeatAway) -> Match:
+    return evolved(m, version=m.version + 1, away=m.away | {e.seat})
+
+
+def _back(m: Match, e: SeatBack) -> Match:
+    timeouts = m.timeouts or (0,) * m.table.seats
+    returned = m.returned or (0,) * m.table.seats
+    return evolved(m, version=m.version + 1, away=m.away - {e.seat},
+                   timeouts=_swap(timeouts, e.seat, 0),
+                   returned=_swap(returned, e.seat, m.version + 1))
 
 
 def _scored(m: Match, e: RoundScored) -> Match:
@@ -141,7 +174,7 @@ _APPLY: dict[type, Callable[[Any, Any], Match]] = {
     MatchCreated: _created, RoundDealt: _dealt, PassChosen: _pass_chosen,
     PassesExchanged: _exchanged, CardPlayed: _played, TrickTaken: _trick_taken,
     MoonShot: _moon_shot, MoonChosen: _moon_chosen, RoundScored: _scored, MatchEnded: _ended,
-    MatchAbandoned: _abandoned,
+    MatchAbandoned: _abandoned, TurnTimedOut: _timed_out, SeatAway: _away, SeatBack: _back,
 }
 
 

@@ -42,6 +42,7 @@ class Rules:
     jack_of_diamonds: bool = False
     tie_break: TieBreak = TieBreak.PLAY_ON
     first_dealer: int = 0
+    turn_seconds: int | None = None  # a person's time for each move; None: no clock
 
     def dealer_of(self, round_number: int, seats: int) -> int:
         """The deal moves one seat clockwise each round, starting from `first_dealer`."""
@@ -66,10 +67,12 @@ class Rules:
         return {"end_score": self.end_score, "queen_breaks_hearts": self.queen_breaks_hearts,
                 "points_on_first_trick": self.points_on_first_trick, "moon": self.moon.value,
                 "shoot_the_sun": self.shoot_the_sun, "jack_of_diamonds": self.jack_of_diamonds,
-                "tie_break": self.tie_break.value, "first_dealer": self.first_dealer}
+                "tie_break": self.tie_break.value, "first_dealer": self.first_dealer,
+                "turn_seconds": self.turn_seconds}
 
 
 _MAX_END_SCORE = 10_000
+TURN_SECONDS = (5, 3600)  # the shortest and the longest turn clock
 
 
 def _parse(name: str, value: Any, seats: int) -> Any:
@@ -81,6 +84,12 @@ def _parse(name: str, value: Any, seats: int) -> Any:
     if name == "end_score":
         if not _is_int(value) or not 1 <= value <= _MAX_END_SCORE:
             raise InvalidRules(name, f"must be a whole number from 1 to {_MAX_END_SCORE}")
+        return value
+    if name == "turn_seconds":
+        least, most = TURN_SECONDS
+        if value is not None and (not _is_int(value) or not least <= value <= most):
+            raise InvalidRules(name, f"must be null (no clock) or whole seconds from {least}"
+                                     f" to {most}")
         return value
     if name == "first_dealer":
         if not _is_int(value) or not 0 <= value < seats:

@@ -104,6 +104,13 @@ class Match:
     winner: int | None = None
     server_seed: str | None = None
     revealed_decks: tuple[Hand, ...] = ()
+    # Turn clocks (rules.turn_seconds): the version of the event since which the match waits
+    # on the seats it waits on, the version at which each seat came back (its clock starts
+    # again there), the timeouts of each seat in a row, and the seats that are away.
+    since: int = 0
+    returned: tuple[int, ...] = ()
+    timeouts: tuple[int, ...] = ()
+    away: frozenset[int] = frozenset()
 
     @property
     def is_over(self) -> bool:
@@ -121,6 +128,16 @@ class Match:
         if self.status is Status.PLAYING and self.round is not None:
             return self.round.turn
         return None
+
+    def waiting_since(self, seat: int) -> int:
+        """The version of the event from which a seat the match waits on has been waited on:
+        the deal for a pass, the last play or trick for a play, the moon for its choice, or
+        the seat's coming back if later."""
+        return max(self.since, self.returned[seat] if self.returned else 0)
+
+    def timeouts_of(self, seat: int) -> int:
+        """The seat's timeouts in a row, since its last move of its own."""
+        return self.timeouts[seat] if self.timeouts else 0
 
     def round_is_over(self, number: int) -> bool:
         """True once round `number` has been played out, so its deal and passes are public."""

@@ -8,6 +8,7 @@ public once the round is over, and the server seed once the match is over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from domain.events import (
     Scores,
     SeatSpec,
 )
+from domain.instants import instant_text
 from domain.legal import forbidden_cards
 from domain.passing import PassDirection, receiver
 from domain.rules import Rules
@@ -69,6 +71,11 @@ class MatchView:
     server_seed: str | None
     created_at: str
     you: SeatView | None
+    away: tuple[int, ...] = ()
+    # Under a turn clock: each person seat the match waits on, not away, and the version of
+    # the event its clock runs from (its deadline is that event's recorded time plus the
+    # clock, which the caller knows and the domain does not).
+    clocks: tuple[tuple[int, int], ...] = ()
 
     @property
     def table(self) -> Table:
@@ -105,7 +112,16 @@ def view_for(m: Match, viewer: int | None) -> MatchView:
         seed_commitment=m.seed_commitment, given_decks=m.given_decks,
         server_seed=m.server_seed if m.is_over else None,
         created_at=m.created_at, you=None if viewer is None else _seat_view(m, viewer),
+        away=tuple(sorted(m.away)), clocks=clocks(m),
     )
+
+
+def clocks(m: Match) -> tuple[tuple[int, int], ...]:
+    """Each seat whose turn clock runs, and the version its clock runs from."""
+    if m.rules.turn_seconds is None:
+        return ()
+    return tuple((seat, m.waiting_since(seat)) for seat in seats_to_act(m)
+                 if m.seats[seat].bot is None and seat not in m.away)
 
 
 def _not_dealt(m: Match) -> Round:
@@ -135,8 +151,25 @@ def _trick_json(trick: Trick) -> dict[str, Any]:
             "plays": [{"seat": p.seat, "card": str(p.card)} for p in trick.plays]}
 
 
-def view_json(v: MatchView) -> dict[str, Any]:
-    """The view as JSON-ready data, in the API's shape."""
+Recorded = Callable[[int], float | None]  # when event N was recorded, if it was
+
+
+def deadlines_json(v: MatchView, recorded: Recorded | None) -> dict[str, str]:
+    """Each seat whose clock runs, as a string key, and when its move is due."""
+    seconds = v.rules.turn_seconds
+    if seconds is None or recorded is None:
+        return {}
+    due = {}
+    for seat, since in v.clocks:
+        started = recorded(since)
+        if started is not None:
+            due[str(seat)] = instant_text(started + seconds)
+    return due
+
+
+def view_json(v: MatchView, recorded: Recorded | None = None) -> dict[str, Any]:
+    """The view as JSON-ready data, in the API's shape. `recorded` tells when an event was
+    recorded, for the deadlines of a turn clock."""
     return {
         "id": v.id, "version": v.version, "status": v.status.value, "round": v.round,
         "pass_direction": v.pass_direction.value, "dealer": v.dealer, "turn": v.turn,
@@ -152,7 +185,8 @@ def view_json(v: MatchView) -> dict[str, Any]:
         "seats_passed": list(v.seats_passed), "rules": v.rules.to_json(), "winner": v.winner,
         "moon_shooter": v.moon_shooter, "seed_commitment": v.seed_commitment,
         "given_decks": v.given_decks, "server_seed": v.server_seed,
-        "created_at": v.created_at,
+        "created_at": v.created_at, "away": list(v.away),
+        "deadlines": deadlines_json(v, recorded) if v.clocks else {},
         "you": None if v.you is None else {
             "seat": v.you.seat, "hand": spell(v.you.hand), "legal": spell(v.you.legal),
             "illegal": {str(card): rule.value for card, rule in v.you.illegal},
@@ -166,11 +200,12 @@ def round_is_public(now: Match, round_number: int) -> bool:
     return now.round_is_over(round_number)
 
 
-def replay_json(then: Match, now: Match, viewer: int | None) -> dict[str, Any]:
+def replay_json(then: Match, now: Match, viewer: int | None,
+                recorded: Recorded | None = None) -> dict[str, Any]:
     """The view of the match as it stood `then`, redacted for `viewer` as it stands `now`,
     with `hands`: each seat's hand at that moment where the viewer may see it now (its own,
     or every hand of a round that is over)."""
-    view = view_json(view_for(then, viewer))
+    view = view_json(view_for(then, viewer), recorded)
     rnd = then.round
     public = rnd is not None and round_is_public(now, rnd.number)
     view["hands"] = [spell(rnd.hands[s]) if rnd and (public or s == viewer) else None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from domain.cards import Card
-from domain.commands import ChooseMoon, PassCards, PlayCard
+from domain.commands import ChooseMoon, ComeBack, PassCards, PlayCard
 from domain.events import AbandonReason, SeatSpec
 from domain.rules import MoonRule, Rules
 from domain.state import Match
@@ -101,6 +101,12 @@ class MatchService:
                     idempotency: Idempotency | None = None) -> Reply:
         return self.commands.submit(match_id, seat,
                                     lambda secret: ChooseMoon(seat, choice, secret),
+                                    expected_version, idempotency)
+
+    def come_back(self, match_id: str, seat: int, expected_version: int | None = None,
+                  idempotency: Idempotency | None = None) -> Reply:
+        """An away seat's person is back: its clock runs again (422 not_away otherwise)."""
+        return self.commands.submit(match_id, seat, lambda _: ComeBack(seat),
                                     expected_version, idempotency)
 
     def abandon(self, match_id: str, seat: int, expected_version: int | None = None,

@@ -14,7 +14,7 @@ from typing import Protocol
 from domain.bots.base import Policy, bot_command
 from domain.bots.levels import policy_named
 from domain.cards import Card
-from domain.commands import Command, Secret
+from domain.commands import Autoplay, ChooseMoon, Command, PassCards, PlayCard, Secret
 from domain.events import AbandonReason
 from domain.state import Match
 from domain.views import MatchView, seats_to_act, view_for
@@ -23,7 +23,7 @@ from service.commands import Commands
 from service.errors import VersionConflict
 from service.matches import Matches
 from service.pacing import instant_text
-from service.waiting import BOT_WAIT, bots_only, waits_on_bot
+from service.waiting import AUTOPILOT, BOT_WAIT, bots_only, moved_for, waits_on_bot
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class BotTurns:
         if self.dispatcher is None:
             return
         for seat in seats_to_act(state):
-            if state.seats[seat].bot is None:
+            if not moved_for(state, seat):
                 continue
             try:
                 self.dispatcher.enqueue(state.id, seat, state.version,
@@ -102,7 +102,9 @@ class BotTurns:
         rerun that finds its move made hands the match on from where it stands now.
         """
         state = self.matches.load(match_id)
-        bot = state.seats[seat].bot
+        # An away person's seat is moved by the autopilot, on the bots' pace.
+        away = seat in state.away
+        bot = state.seats[seat].bot or (AUTOPILOT if away else None)
         if bot is None or seat not in seats_to_act(state):
             if rerun:
                 self.hand_off(state)
@@ -122,6 +124,9 @@ class BotTurns:
             metrics.BOT_DECISIONS.labels(bot).observe(thinking.seconds)
             assert chosen is not None, "the seat was checked to be waited for"
             self._wait_until(due[1] if due else None)
+            if away:
+                assert isinstance(chosen, PassCards | PlayCard | ChooseMoon)
+                return Autoplay(seat, chosen)
             return chosen
 
         def on_the_beat() -> str:

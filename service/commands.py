@@ -20,15 +20,16 @@ from domain.decide import decide
 from domain.errors import IllegalMove, Violation
 from domain.events import AbandonReason, Event, SeatSpec
 from domain.evolve import fold
+from domain.instants import parse_instant
 from domain.rules import Rules
 from domain.state import Match
-from domain.views import view_for, view_json
+from domain.views import Recorded, view_for, view_json
 from eventstore import CapReached, ConcurrencyError
 from service.errors import VersionConflict
 from service.fair_use import FairUse, bot_matches_cap, capped
 from service.idempotency import Idempotency
 from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
-from service.waiting import BOTS_ONLY, bots_alone, marks
+from service.waiting import BOTS_ONLY, bots_alone, clock_marks, marks
 
 RETRIES = 8
 
@@ -45,18 +46,25 @@ class Reply:
     """What a move answers: the mover's view after it, at that version. The view is made
     when asked for: a bot's move is answered to nobody."""
 
-    __slots__ = ("_after", "_seat", "_view", "version")
+    __slots__ = ("_after", "_recorded", "_seat", "_view", "version")
 
     def __init__(self, version: int, view: dict[str, Any] | None = None,
-                 after: Match | None = None, seat: int | None = None) -> None:
+                 after: Match | None = None, seat: int | None = None,
+                 recorded: Recorded | None = None) -> None:
         self.version = version
         self._view, self._after, self._seat = view, after, seat
+        self._recorded = recorded
+
+    @property
+    def recorded(self) -> Recorded:
+        assert self._recorded is not None
+        return self._recorded
 
     @property
     def view(self) -> dict[str, Any]:
         if self._view is None:
             assert self._after is not None
-            self._view = view_json(view_for(self._after, self._seat))
+            self._view = view_json(view_for(self._after, self._seat), self._recorded)
         return self._view
 
     def as_record(self) -> dict[str, Any]:
@@ -72,12 +80,13 @@ class Reply:
 class Created:
     match: Match
     tokens: dict[int, str]
+    recorded: Recorded | None = None
 
     def reply(self) -> dict[str, Any]:
         """What a creation answers: the spectator's view, the people's tokens (shown only
         here), at the match's version."""
         tokens = {str(seat): token for seat, token in self.tokens.items()}
-        view = {**view_json(view_for(self.match, None)), "tokens": tokens}
+        view = {**view_json(view_for(self.match, None), self.recorded), "tokens": tokens}
         return {"view": view, "version": self.match.version}
 
 
@@ -115,22 +124,24 @@ class Commands:
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.bot is None}
         created = fold(events)
         assert created is not None
+        at = self.matches.now()
+        moment = parse_instant(at)
         meta = {"secret": secret_json(secret),
                 "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()}),
-                **marks(created)}
+                **marks(created), **clock_marks(created, lambda _: moment)}
         cap = None
         if alone:
             meta[BOTS_ONLY] = owner or "?"
             cap = bot_matches_cap(meta[BOTS_ONLY], self.fair)
         try:
-            self.matches.append(match_id, events, 0, meta, cap=cap)
+            self.matches.append(match_id, events, 0, meta, lambda: at, cap=cap)
         except CapReached as reached:
             raise capped(reached, self.fair) from None
         for token in tokens.values():
             self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
         self.matches.remember(created)  # the state just folded: no need to read it back
         self.on_moved(created)
-        return Created(created, tokens)
+        return Created(created, tokens, lambda _: moment)
 
     def abandon(self, match_id: str, seat: int | None, reason: AbandonReason,
                 expected_version: int | None = None,
@@ -186,12 +197,16 @@ class Commands:
         """The mover's reply once the events are stored; None if another move came first."""
         after = fold(events, state)
         assert after is not None
-        reply = Reply(after.version, after=after, seat=seat)
-        meta = marks(after)
+        at = (stamp or self.matches.now)()  # one time for the events, known to the reply
+        earlier = self.matches.recorded_by(state.id)
+        moment = parse_instant(at)
+        reply = Reply(after.version, after=after, seat=seat,
+                      recorded=lambda v: moment if v > state.version else earlier(v))
+        meta = {**marks(after), **clock_marks(after, reply.recorded)}
         if idempotency and slot:
             meta[slot] = idempotency.record(reply.as_record())
         try:
-            self.matches.append(state.id, events, state.version, meta, stamp)
+            self.matches.append(state.id, events, state.version, meta, lambda: at)
         except ConcurrencyError:
             return None
         self.matches.remember(after)

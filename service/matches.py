@@ -105,6 +105,10 @@ class Matches:
         event = self.store.read(match_id, after=version - 1, limit=1)
         return parse_instant(event[0].recorded_at) if event else None
 
+    def recorded_by(self, match_id: str) -> Callable[[int], float | None]:
+        """When each event of the match was recorded, asked one version at a time."""
+        return lambda version: self.recorded_at(match_id, version)
+
     def remember(self, state: Match) -> None:
         self._states.put(state.id, state, replaces=lambda known: known.version < state.version)
 

@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from types import MappingProxyType
 
 from domain.bots.levels import BOT_LEVELS
+from domain.instants import instant_text, parse_instant
 
-
-def parse_instant(text: str) -> float:
-    """Seconds since the epoch of a recorded_at like 2026-12-03T10:00:00.123Z."""
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-
-def instant_text(seconds: float) -> str:
-    """A recorded_at for an instant, to the nearest millisecond (its inverse above)."""
-    millis = round(seconds * 1000)
-    moment = datetime.fromtimestamp(millis // 1000, UTC).replace(microsecond=millis % 1000 * 1000)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+__all__ = ["DEFAULT_PACE", "instant_text", "parse_instant", "parse_pace"]
 
 
 DEFAULT_PACE: Mapping[str, float] = MappingProxyType(

@@ -46,7 +46,8 @@ class Reads:
             return kept[1], match.version
         # orjson's bytes keep the whole buffer they were written into (8 KB for a 3 KB
         # view); the copy holds the JSON alone.
-        body = bytes(memoryview(orjson.dumps(view_json(view_for(match, viewer)))))
+        view = view_json(view_for(match, viewer), self.matches.recorded_by(match_id))
+        body = bytes(memoryview(orjson.dumps(view)))
         self._views.put(key, (match.version, body))
         return body, match.version
 
@@ -92,7 +93,7 @@ class Reads:
         then = fold((decode(e) for e in self.store.read(match_id, after, version - after)),
                     before)
         assert then is not None
-        return replay_json(then, now, viewer)
+        return replay_json(then, now, viewer, self.matches.recorded_by(match_id))
 
     def audit(self, match_id: str, round_number: int, trick_number: int) -> dict[str, Any]:
         """The audit of one trick, with the hash chain checked up to its last event; folded

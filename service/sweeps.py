@@ -1,5 +1,6 @@
-"""What a serving process does on its own, on a thread of its own: hand on the bot turns a
-restart lost, and abandon the matches whose people went away."""
+"""What a serving process does on its own, on a thread of its own: run out the turn clocks
+that are due, hand on the bot turns a restart lost, and abandon the matches whose people went
+away."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from domain.events import AbandonReason
 from service import metrics
 from service.bot_turns import BotTurns
+from service.clocks import TurnClocks
 from service.commands import Commands
 from service.errors import VersionConflict
 from service.waiting import PEOPLE
@@ -18,6 +20,7 @@ from service.waiting import PEOPLE
 log = logging.getLogger(__name__)
 
 TURNS_SECONDS = 2.0  # how often lost bot turns are looked for
+CLOCK_SECONDS = 0.25  # how often turn clocks are looked at: a timeout comes this late at most
 IDLE_SECONDS = 60.0  # how often idle matches are looked for
 
 
@@ -46,6 +49,7 @@ class Sweeper:
     def __init__(self, bots: BotTurns, commands: Commands) -> None:
         self.bots = bots
         self.commands = commands
+        self.clocks = TurnClocks(commands)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._turns = True
@@ -60,16 +64,19 @@ class Sweeper:
         self._stop.set()
 
     def _run(self) -> None:
-        overdue_only, idle_due = False, 0.0
+        overdue_only, turns_due, idle_due = False, 0.0, 0.0
         while not self._stop.is_set():
             try:
-                if self._turns:
-                    self.bots.recover(overdue_only)
-                overdue_only = True
-                metrics.publish_live()
+                self.clocks.sweep()
+                if time.monotonic() >= turns_due:
+                    if self._turns:
+                        self.bots.recover(overdue_only)
+                    overdue_only = True
+                    metrics.publish_live()
+                    turns_due = time.monotonic() + TURNS_SECONDS
                 if time.monotonic() >= idle_due:
                     abandon_idle(self.commands)
                     idle_due = time.monotonic() + IDLE_SECONDS
             except Exception:
                 log.exception("sweeping failed; trying again")
-            self._stop.wait(TURNS_SECONDS)
+            self._stop.wait(CLOCK_SECONDS)

@@ -12,16 +12,23 @@ from collections.abc import Sequence
 
 from domain.events import SeatSpec
 from domain.state import Match
-from domain.views import seats_to_act
+from domain.views import Recorded, clocks, seats_to_act
 from eventstore import MARK
 
 BOT_WAIT = MARK + "bot-turn"  # the version at which a bot must act
 PEOPLE = MARK + "people"  # "1" while a match with people at the table runs
 BOTS_ONLY = MARK + "bots-only"  # who created a running match of bots alone
+CLOCK = MARK + "turn-clock"  # when the first running turn clock runs out (epoch seconds)
+AUTOPILOT = "heuristic"  # the policy that moves for a person who timed out or is away
+
+
+def moved_for(state: Match, seat: int) -> bool:
+    """A seat whose moves are not a person's: a bot's, or an away person's autopilot's."""
+    return state.seats[seat].bot is not None or seat in state.away
 
 
 def waits_on_bot(state: Match) -> bool:
-    return any(state.seats[seat].bot is not None for seat in seats_to_act(state))
+    return any(moved_for(state, seat) for seat in seats_to_act(state))
 
 
 def bots_alone(seats: Sequence[SeatSpec]) -> bool:
@@ -40,3 +47,14 @@ def marks(state: Match) -> dict[str, str]:
     elif state.is_over:
         out[BOTS_ONLY] = ""
     return out
+
+
+def clock_marks(state: Match, recorded: Recorded) -> dict[str, str]:
+    """The clock's mark to write with the events that lead to `state`; none for a match
+    with no clock, so that the others never touch the index."""
+    seconds = state.rules.turn_seconds
+    if seconds is None:
+        return {}
+    dues = [started + seconds for _, since in clocks(state)
+            if (started := recorded(since)) is not None]
+    return {CLOCK: repr(min(dues)) if dues else ""}

@@ -15,7 +15,7 @@ def test_the_defaults_are_cardems_own_rules():
 def test_every_option_is_read_from_json():
     options = {"end_score": 50, "queen_breaks_hearts": True, "points_on_first_trick": True,
                "moon": "shooter_choice", "shoot_the_sun": True, "jack_of_diamonds": True,
-               "tie_break": "last_round", "first_dealer": 3}
+               "tie_break": "last_round", "first_dealer": 3, "turn_seconds": 30}
     rules = Rules.from_mapping(options)
     assert rules.to_json() == options
 
@@ -28,6 +28,11 @@ def test_every_option_is_read_from_json():
     ({"queen_breaks_hearts": 1}, "queen_breaks_hearts"),
     ({"moon": "sometimes"}, "moon"),
     ({"tie_break": None}, "tie_break"),
+    ({"turn_seconds": 4}, "turn_seconds"),
+    ({"turn_seconds": 3601}, "turn_seconds"),
+    ({"turn_seconds": 30.5}, "turn_seconds"),
+    ({"turn_seconds": "30"}, "turn_seconds"),
+    ({"turn_seconds": True}, "turn_seconds"),
     ({"first_dealer": 4}, "first_dealer"),
     ({"first_dealer": -1}, "first_dealer"),
     ({"jack_of_diamonds": "yes"}, "jack_of_diamonds"),
