@@ -8,17 +8,22 @@ included.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domain.commands import (
     AbandonMatch,
+    Autoplay,
     ChooseMoon,
+    ComeBack,
     Command,
     CreateMatch,
+    Move,
     PassCards,
     PlayCard,
     Secret,
+    TimeOut,
 )
 from domain.decide import decide, round_deck
 from domain.errors import IllegalMove, InvalidCommand
@@ -31,6 +36,8 @@ from domain.events import (
     MoonChosen,
     PassChosen,
     RoundDealt,
+    SeatBack,
+    TurnTimedOut,
 )
 from domain.evolve import CorruptStream, evolve
 from domain.shuffle import deal, seed_commitment
@@ -49,16 +56,44 @@ class ReplayCheck:
         return self.first_bad_version is None
 
 
-def _command_for(event: Event, secret: Secret) -> Command | None:
-    if isinstance(event, MatchCreated):
-        return CreateMatch(event.match_id, event.seats, event.rules, event.client_seed, secret,
-                           event.created_at)
+def _command_for(events: Sequence[Event], i: int, state: Match | None,
+                 secret: Secret) -> Command | None:
+    """The command that produced the events from `events[i]` on, given the state before."""
+    event = events[i]
+    following = events[i + 1] if i + 1 < len(events) else None
+    if isinstance(event, TurnTimedOut) and following is not None:
+        # The clock's times are the events' recorded times, outside what is decided again:
+        # the check takes the clock as run out and decides the move made for the seat.
+        move = _move_for(following, secret)
+        return None if move is None else TimeOut(event.seat, math.inf, 0.0, move)
+    if isinstance(event, SeatBack):
+        own = _move_for(following, secret) if following is not None else None
+        if own is not None and own.bot is None and own.seat == event.seat:
+            return own  # a move of the person's own, which brought the seat back
+        return ComeBack(event.seat)
+    move = _move_for(event, secret)
+    if move is not None and move.bot is not None and state is not None \
+            and move.seat in state.away and state.seats[move.seat].bot is None:
+        return Autoplay(move.seat, move)
+    if move is not None:
+        return move
+    return _other_command(event, secret)
+
+
+def _move_for(event: Event, secret: Secret) -> Move | None:
     if isinstance(event, PassChosen):
         return PassCards(event.seat, event.cards, secret, event.bot)
     if isinstance(event, CardPlayed):
         return PlayCard(event.seat, event.card, secret, event.bot)
     if isinstance(event, MoonChosen):
         return ChooseMoon(event.seat, event.choice, secret, event.bot)
+    return None
+
+
+def _other_command(event: Event, secret: Secret) -> Command | None:
+    if isinstance(event, MatchCreated):
+        return CreateMatch(event.match_id, event.seats, event.rules, event.client_seed, secret,
+                           event.created_at)
     if isinstance(event, MatchAbandoned):
         return AbandonMatch(event.reason, event.seat, secret)
     return None
@@ -74,7 +109,7 @@ def replay_check(events: Sequence[Event], secret: Secret, start: Match | None = 
     first = start.version + 1 if start else 1  # the version of events[0]
     i = 0
     while i < len(events):
-        command = _command_for(events[i], secret)
+        command = _command_for(events, i, state, secret)
         if command is None:
             return ReplayCheck(first + i, f"{type(events[i]).__name__} does not follow a move",
                                state)
