@@ -59,10 +59,15 @@ export function drawSeats(view, hands = null) {
     const name = make("span", "seat-name", info.name);
     const meta = [capital(seatPlace(seat))];
     if (info.bot) meta.push(BOT_WORDS[info.bot]);
+    const away = view.away?.includes(seat);
+    box.classList.toggle("away", Boolean(away));
+    if (away) meta.push("away: moves made for them");
     if (view.dealer === seat && view.round > 0) meta.push("dealer");
     const points = `${view.scores.total[seat]} total, ${view.scores.round[seat]} this round`;
     box.append(name, make("span", "seat-meta", meta.join(" \u00b7 ")),
       make("span", "seat-points", points), make("span", "seat-status", status));
+    const due = view.deadlines?.[String(seat)];
+    if (due) box.append(seatClock(due));
     const shown = hands?.[seat];
     if (shown && seat !== view.you?.seat) {
       const row = make("span", "open-hand");
@@ -79,6 +84,39 @@ export function drawSeats(view, hands = null) {
     }
     seats.append(box);
   });
+}
+
+// A seat's turn clock: the time left as text and as a bar, ticked by tickClocks.
+function seatClock(due) {
+  const clock = make("span", "seat-clock");
+  clock.dataset.due = due;
+  const bar = make("span", "clock-bar");
+  bar.setAttribute("aria-hidden", "true");
+  clock.append(make("span", "clock-text"), bar);
+  tickClock(clock, Date.now());
+  return clock;
+}
+
+export const WARN_SECONDS = 10;
+
+function tickClock(clock, now) {
+  const left = Math.max(0, Math.ceil((Date.parse(clock.dataset.due) - now) / 1000));
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+  clock.querySelector(".clock-text").textContent = text;
+  clock.classList.toggle("short", left <= WARN_SECONDS);
+  const total = Number(clock.dataset.total || left || 1);
+  clock.dataset.total = String(total);
+  clock.style.setProperty("--left", String(Math.min(1, left / total)));
+  return left;
+}
+
+// Every clock on the table, ticked; the seconds left on each seat's clock.
+export function tickClocks(now = Date.now()) {
+  const left = new Map();
+  for (const clock of document.querySelectorAll(".seat-clock")) {
+    left.set(Number(clock.closest(".seat").dataset.seat), tickClock(clock, now));
+  }
+  return left;
 }
 
 // The trick in the middle: each card lies towards the seat that played it.

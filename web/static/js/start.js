@@ -101,6 +101,9 @@ function rulesOf(form) {
     moon: form.elements.moon.value,
     tie_break: form.elements.tie_break.value,
     first_dealer: Number(form.elements.first_dealer.value),
+    // A person who runs out of time has the move made for them, as the heuristic bot would.
+    turn_seconds: form.elements.turn_seconds.value ? Number(form.elements.turn_seconds.value)
+      : null,
   };
   for (const name of ["queen_breaks_hearts", "points_on_first_trick", "shoot_the_sun",
     "jack_of_diamonds"]) rules[name] = form.elements[name].checked;

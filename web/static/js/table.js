@@ -3,7 +3,9 @@
 import { $ } from "./dom.js";
 import { Problem, call, matchPath, newKey, seatLink, tokens } from "./api.js";
 import { cardWords } from "./cards.js";
-import { collectTrick, drawHand, drawScores, drawSeats, drawTrick, promptFor } from "./draw.js";
+import {
+  WARN_SECONDS, collectTrick, drawHand, drawScores, drawSeats, drawTrick, promptFor, tickClocks,
+} from "./draw.js";
 import { openAudit } from "./audit.js";
 import { showProof, showCommitment } from "./proof.js";
 import { auditTarget, describe, indexLog, readLog } from "./replay.js";
@@ -96,6 +98,7 @@ function show(view) {
   $("moon-choice").hidden = !(view.status === "moon_choice" && view.you
     && view.moon_shooter === view.you.seat);
   $("give-up").hidden = !view.you || isOver(view);
+  $("away-box").hidden = !(view.you && view.away?.includes(view.you.seat) && !isOver(view));
   $("seat-link-box").hidden = !view.you;
   showCommitment(view);
   announceChange(before, view);
@@ -207,6 +210,19 @@ async function move(path, body) {
     problemBanner(problem.message);
     if (problem instanceof Problem && problem.status === 409) show(await fetchView());
     return false;
+  }
+}
+
+// The seats' clocks count down; the person is warned once when their own runs short.
+let warnedFor = null;
+function tickTurnClock() {
+  const left = tickClocks();
+  const view = page.view;
+  const mine = view?.you ? left.get(view.you.seat) : undefined;
+  const due = view?.you ? view.deadlines?.[String(view.you.seat)] : undefined;
+  if (mine !== undefined && mine <= WARN_SECONDS && due !== warnedFor) {
+    warnedFor = due;
+    say(`${mine} seconds left to move, then your move is made for you.`);
   }
 }
 
@@ -442,6 +458,8 @@ function wire() {
   for (const button of document.querySelectorAll("#moon-choice button")) {
     button.addEventListener("click", () => move("/moon", { choice: button.dataset.choice }));
   }
+  $("im-back").addEventListener("click", () => move("/back", {}));
+  setInterval(tickTurnClock, 1000);
   $("give-up").addEventListener("click", () => {
     if (confirm("Give up the match? It ends with no winner for anyone.")) move("/abandon", {});
   });

@@ -44,6 +44,7 @@ export const RULE_WORDS = {
   jack_of_diamonds: (v) => (v ? "the jack of diamonds scores \u221210" : null),
   tie_break: (v) => (v === "last_round" ? "a tie is broken by the last round" : null),
   first_dealer: () => null,
+  turn_seconds: (v) => (v ? `each person has ${v} seconds a move` : null),
 };
 
 export function rulesInWords(rules) {
