@@ -17,7 +17,8 @@ import pytest
 from harness.http import ROOT
 
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
-MODELS = ("CreatedMatch", "MatchViewFields", "ReplayView", "Scores", "Deck", "EventPage",
+MODELS = ("CreatedMatch", "MatchViewFields", "ReplayView", "Scores", "Deck", "Deadlines",
+          "EventPage",
           "TrickAudit", "IntegrityReport", "Problem", "CreateMatch", "Pass", "Play",
           "MoonChoice", "NoFields")
 
@@ -52,7 +53,7 @@ def test_every_operation_gives_a_typed_result_against_a_live_server(generated, s
     health = importlib.import_module(api + "service.health")
     contract = importlib.import_module(api + "service.contract")
     matches = {name: importlib.import_module(api + "matches." + name) for name in (
-        "create_match", "get_match", "pass_cards", "play_card", "choose_moon",
+        "create_match", "get_match", "pass_cards", "play_card", "choose_moon", "come_back",
         "abandon_match")}
     log = {name: importlib.import_module(api + "log." + name) for name in (
         "get_events", "replay_match", "audit_trick", "verify_match", "stream_events")}
@@ -90,6 +91,9 @@ def test_every_operation_gives_a_typed_result_against_a_live_server(generated, s
         created.id, client=seats[0], body=models.MoonChoice.from_dict({"choice":
                                                                        "add_to_others"}))
     assert isinstance(refused, models.Problem) and refused.code == "wrong_phase"
+    not_away = matches["come_back"].sync(created.id, client=seats[0],
+                                         body=models.NoFields.from_dict({}))
+    assert isinstance(not_away, models.Problem) and not_away.code == "not_away"
     abandoned = matches["abandon_match"].sync(created.id, client=seats[0],
                                               body=models.NoFields.from_dict({}))
     assert isinstance(abandoned, models.MatchViewFields) and abandoned.status == "abandoned"
