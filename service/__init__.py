@@ -115,8 +115,10 @@ class MatchService:
         return self.commands.abandon(match_id, seat, AbandonReason.BY_SEAT, expected_version,
                                      idempotency)
 
-    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False) -> bool:
-        return self.bots.bot_turn(match_id, seat, version, rerun)
+    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False,
+                 delivered: Callable[[], None] | None = None) -> int:
+        """MADE, HELD (its move waits for its due time, then `delivered`) or NOTHING."""
+        return self.bots.bot_turn(match_id, seat, version, rerun, delivered)
 
     # -- reads --------------------------------------------------------------------------
 

@@ -14,12 +14,13 @@ from typing import Protocol
 from domain.bots.base import Policy, bot_command
 from domain.bots.levels import policy_named
 from domain.cards import Card
-from domain.commands import Autoplay, ChooseMoon, Command, PassCards, PlayCard, Secret
+from domain.commands import Autoplay, ChooseMoon, Command, Move, PassCards, PlayCard, Secret
 from domain.events import AbandonReason
 from domain.state import Match
 from domain.views import MatchView, seats_to_act, view_for
 from service import metrics
 from service.commands import Commands
+from service.deliveries import Deliveries
 from service.errors import VersionConflict
 from service.matches import Matches
 from service.pacing import instant_text
@@ -45,6 +46,8 @@ class Dispatcher(Protocol):
 
 
 Due = tuple[float, float]  # until when a paced bot may think, and when its move is recorded
+Made = int  # what a bot turn did: nothing, a move made, or a move held until its due time
+NOTHING, MADE, HELD = 0, 1, 2
 
 
 class BotTurns:
@@ -60,6 +63,7 @@ class BotTurns:
         self._thinking = {urgent: threading.BoundedSemaphore(think_slots)
                           for urgent in (True, False)}
         self._clock = clock
+        self.deliveries = Deliveries(clock)  # paced moves, held until their due time
 
     def recover(self, overdue_only: bool = True) -> int:
         """Hand on again every match that waits on a bot whose turn is lost: made by no one
@@ -94,8 +98,13 @@ class BotTurns:
             except Exception:  # the move is stored; a failed hand-off must not undo the reply
                 log.exception("could not hand seat %s of %s to the bots", seat, state.id)
 
-    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False) -> bool:
+    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False,
+                 delivered: Callable[[], None] | None = None) -> Made:
         """Let the bot in `seat` act if the match still waits for it; harmless if run twice.
+
+        A paced bot chooses now and its move is held until its due time (`HELD`): the caller
+        goes on to other turns, and `delivered` is called once the move is stored (or found
+        no longer wanted). Otherwise the move is made at once (`MADE`), or not at all.
 
         A `rerun` is a turn queued again because whoever ran it first went quiet. That one
         may have died after its move was stored but before it handed the match on, so a
@@ -108,27 +117,42 @@ class BotTurns:
         if bot is None or seat not in seats_to_act(state):
             if rerun:
                 self.hand_off(state)
-            return False
+            return NOTHING
         if bots_only(state) and state.round is not None \
                 and state.round.number > self.commands.fair.bot_rounds:
             self.commands.abandon(match_id, None, AbandonReason.ROUND_LIMIT, state.version)
-            return True
-        policy = policy_named(bot)
-        rng = Random(hashlib.sha256(f"{match_id}:{seat}:{state.version}".encode()).digest())
-        view = view_for(state, seat)
+            return MADE
         due = self._due(match_id, state.version, bot)
+        chosen = self._choose(state, seat, bot, due)
+        move: Command = Autoplay(seat, chosen) if away else chosen
+        if due is None:
+            return MADE if self._deliver(match_id, seat, state.version, move, None) else NOTHING
 
-        def command(secret: Secret) -> Command:
-            with metrics.Timer() as thinking:
-                chosen = self._think(view, policy, rng, secret, due, not bots_only(state))
-            metrics.BOT_DECISIONS.labels(bot).observe(thinking.seconds)
-            assert chosen is not None, "the seat was checked to be waited for"
-            self._wait_until(due[1] if due else None)
-            if away:
-                assert isinstance(chosen, PassCards | PlayCard | ChooseMoon)
-                return Autoplay(seat, chosen)
-            return chosen
+        def deliver() -> None:
+            try:
+                self._deliver(match_id, seat, state.version, move, due)
+            finally:
+                if delivered is not None:
+                    delivered()
 
+        self.deliveries.at(due[1], deliver)
+        return HELD
+
+    def _choose(self, state: Match, seat: int, bot: str, due: Due | None) -> Move:
+        """The bot's move, its search cut short at its thinking deadline if it has one."""
+        policy = policy_named(bot)
+        rng = Random(hashlib.sha256(f"{state.id}:{seat}:{state.version}".encode()).digest())
+        secret = self.matches.secret(state.id)
+        with metrics.Timer() as thinking:
+            chosen = self._think(view_for(state, seat), policy, rng, secret, due,
+                                 not bots_only(state))
+        metrics.BOT_DECISIONS.labels(bot).observe(thinking.seconds)
+        assert isinstance(chosen, PassCards | PlayCard | ChooseMoon), "the seat is waited on"
+        return chosen
+
+    def _deliver(self, match_id: str, seat: int, version: int, move: Command,
+                 due: Due | None) -> bool:
+        """Store the move if the match is still where the bot saw it. True when stored."""
         def on_the_beat() -> str:
             # A paced move is recorded at its due time to the millisecond, not at the moment
             # its write began a little after: a late one (the machine too busy) as it is.
@@ -137,7 +161,7 @@ class BotTurns:
             return instant_text(due[1])
 
         try:
-            self.commands.submit(match_id, seat, command, expected_version=state.version,
+            self.commands.submit(match_id, seat, lambda _: move, expected_version=version,
                                  stamp=on_the_beat)
         except VersionConflict:
             return False  # someone moved first; the turn is handed on again from there
@@ -190,9 +214,3 @@ class BotTurns:
         finally:
             if slot:
                 thinking.release()
-
-    def _wait_until(self, due: float | None) -> None:
-        if due is None:
-            return
-        while (left := due - self._clock()) > 0:
-            time.sleep(left)

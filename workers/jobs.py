@@ -6,10 +6,11 @@ import json
 import os
 import threading
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from service import MatchService
 from service.bootstrap import build_service
+from service.bot_turns import HELD, MADE
 from workers.rq_dispatch import Attempt, RqDispatcher
 
 PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (service.pacing)
@@ -29,13 +30,15 @@ class Relay:
 
     def __init__(self, rq: RqDispatcher) -> None:
         self.rq = rq
+        self.owner = threading.current_thread()  # a held move is handed on from another
         self.keeping = False
         self.match: str | None = None  # the match of the turn being made
         self.kept: Attempt | None = None
 
     def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
-        keep = self.keeping and self.kept is None and (
-            match_id == self.match or self.rq.queue_is_idle())
+        keep = self.keeping and self.kept is None \
+            and threading.current_thread() is self.owner \
+            and (match_id == self.match or self.rq.queue_is_idle())
         if keep:
             self.kept = (match_id, seat, version, 0)
         else:
@@ -91,9 +94,18 @@ def _match_turns(service: MatchService, relay: Relay, turn: Attempt, deadline: f
         try:
             # A turn queued again (attempt > 0) may find its move made by a worker that died
             # before handing the match on: then it hands it on.
-            moves += service.bot_turn(*next_turn[:3], rerun=next_turn[3] > 0)
+            made = service.bot_turn(*next_turn[:3], rerun=next_turn[3] > 0,
+                                    delivered=partial(relay.rq.done, next_turn))
         finally:
             relay.keeping = False
+        if made == HELD:
+            # Its move waits for its due time in this process while the job takes other
+            # turns; the turn stays pending until the move is stored, so a worker killed with
+            # it in hand loses nothing: the sweep queues the turn again.
+            moves += 1
+            next_turn = None
+            continue
+        moves += made == MADE
         relay.rq.done(next_turn, then=relay.kept)  # a kept turn stays pending until made
         next_turn = relay.kept
     return moves

@@ -14,6 +14,7 @@ from domain.rules import Rules
 from domain.state import Status
 from domain.views import seats_to_act
 from eventstore import open_store
+from harness.http import wait_until
 from service import MatchService, decode
 from service.pacing import parse_instant, parse_pace
 
@@ -33,6 +34,8 @@ def test_no_bot_move_is_recorded_sooner_than_its_pace_one_legal_card_or_many(gam
     while (state := game.load(match.id)).round.number == 1 and state.status is not Status.FINISHED:
         for seat in seats_to_act(state):
             game.bot_turn(match.id, seat, state.version)
+        # Each move is held until its due time, then stored; one of them wins the version.
+        wait_until(lambda v=state.version: game.load(match.id).version > v, 30)
     stored = game.store.read(match.id)
     gaps = {"one legal card": [], "several": []}
     before = None

@@ -310,3 +310,80 @@ def test_a_stopping_worker_s_command_listener_ends_soon_whatever_it_read_first(r
     stopping.start()
     stopping.join(5)
     assert not stopping.is_alive() and not listener.is_alive()
+
+
+def paced_worker(redis_url: str, pace: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store", redis_url,
+                             "--pace", pace], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+BOT_MATCH = {"seats": [{"name": f"b{i}", "bot": "random"} for i in range(4)],
+             "rules": {"end_score": 10_000}}
+
+
+def test_one_worker_keeps_many_paced_matches_moving_at_once(redis_url):
+    """Twenty matches of bots at a pace of half a second on one worker. A worker that slept
+    through each pace would make two moves a second in all; holding the ready moves while it
+    takes other turns, it keeps every match near its pace."""
+    server = Server("--store", redis_url)
+    workers = [paced_worker(redis_url, "0.5")]
+    try:
+        matches = [call(server.base, "POST", "/v1/matches", BOT_MATCH).body["id"]
+                   for _ in range(20)]
+
+        def versions() -> list[int]:
+            return [call(server.base, "GET", f"/v1/matches/{m}").body["version"]
+                    for m in matches]
+
+        start = versions()
+        # 20 moves in each match: 400 in all, 200 s for a worker asleep through its paces.
+        wait_until(lambda: all(v >= s + 20 for v, s in zip(versions(), start, strict=True)),
+                   timeout=60, every=0.5)
+    finally:
+        try:
+            stop_workers(workers)
+        finally:
+            server.stop()
+
+
+def test_a_worker_killed_with_ready_moves_in_hand_loses_no_turn(redis_url):
+    """A long pace, so that the worker is caught holding moves it has chosen; killed, the
+    turns it held are made by another, each once, and every chain verifies."""
+    import os
+    import signal
+
+    from workers.rq_dispatch import PENDING
+
+    server = Server("--store", redis_url)
+    workers = [paced_worker(redis_url, "3")]
+    connection = redis.Redis.from_url(redis_url)
+    try:
+        matches = [call(server.base, "POST", "/v1/matches",
+                        {**BOT_MATCH, "rules": {"end_score": 1}}).body["id"]
+                   for _ in range(5)]
+
+        def holding() -> bool:  # every match's turn taken, and no job under way
+            busy = any(w.get_current_job_id() for w in Worker.all(connection=connection))
+            return connection.zcard(PENDING) >= 5 and not busy
+        wait_until(holding, 30, every=0.05)
+        before = [call(server.base, "GET", f"/v1/matches/{m}").body["version"]
+                  for m in matches]
+        os.kill(workers[0].pid, signal.SIGKILL)
+        workers[0].wait()
+        workers = [paced_worker(redis_url, "0.05")]
+        for match_id, version in zip(matches, before, strict=True):
+            view_when(server.base, match_id, lambda v, at=version: v["version"] > at,
+                      timeout=60)
+        for match_id in matches:
+            final = view_when(server.base, match_id, lambda v: v["status"] == "finished",
+                              timeout=180)
+            assert final["winner"] is not None
+            report = call(server.base, "GET", f"/v1/matches/{match_id}/verify").body
+            assert report["ok"], report
+    finally:
+        try:
+            stop_workers(workers)
+        finally:
+            server.stop()
+            connection.close()
