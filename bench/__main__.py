@@ -1,6 +1,6 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
 NAME...` (domain store api bots search search-full timing streams fair play views checks client
-rq cluster load soak memory)."""
+pace rq cluster load soak memory)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ SUITES = {
     "views": "bench.views_bench",
     "checks": "bench.views_bench:checks",
     "client": "bench.client_bench",
+    "pace": "bench.pace_bench",
     "rq": "bench.rq_bench",
     "cluster": "bench.cluster_bench",
     "load": "bench.load_bench:load",  # five minutes, with faults
@@ -29,7 +30,7 @@ SUITES = {
 }
 
 # The long ones run only when named: `make bench` stays under ten minutes.
-ON_REQUEST = ("search-full", "checks", "client", "cluster", "load", "soak", "memory")
+ON_REQUEST = ("search-full", "checks", "client", "pace", "cluster", "load", "soak", "memory")
 
 
 def main(names: list[str]) -> None:
