@@ -56,6 +56,8 @@ def ks(a: list[float], b: list[float]) -> tuple[float, float]:
         while j < len(b) and b[j] <= x:
             j += 1
         d = max(d, abs(i / len(a) - j / len(b)))
+    if d == 0:
+        return 0.0, 1.0  # the same distribution: the series below sums to 0 at lambda 0
     n = len(a) * len(b) / (len(a) + len(b))
     lam = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
     p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * lam * lam) for k in range(1, 101))

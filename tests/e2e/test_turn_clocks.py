@@ -28,14 +28,6 @@ def events(server, match_id):
     return call(server.base, "GET", f"/v1/matches/{match_id}/events?limit=1000").body["events"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("clocks") / "cardems.sqlite3"
-    server = Server("--store", f"sqlite:///{store}", "--pace", "0")
-    yield server
-    server.stop()
-
-
 @pytest.mark.parametrize("seconds", [4, 3601, 2.5, "30", True])
 def test_a_bad_clock_is_refused(server, seconds):
     reply = call(server.base, "POST", "/v1/matches",

@@ -86,12 +86,8 @@ def test_two_timeouts_in_a_row_make_a_seat_away_and_its_own_move_ends_the_run():
 
 
 def test_an_away_seat_is_moved_for_and_comes_back():
-    state = hold_round(UNBROKEN, CLOCK)
-    state, _ = time_out(state, 0)
-    state = _round_to(state, 0)
-    state, _ = time_out(state, 0)
+    state = away_on_its_turn()
     assert 0 in state.away
-    state = _round_to(state, 0)
     with pytest.raises(IllegalMove):  # an away seat has no clock
         time_out(state, 0)
     state, events = then(state, Autoplay(0, made_for(state, 0)))
@@ -107,25 +103,26 @@ def test_an_away_seat_is_moved_for_and_comes_back():
 
 
 def test_an_away_persons_own_move_brings_the_seat_back():
-    state = hold_round(UNBROKEN, CLOCK)
-    state, _ = time_out(state, 0)
-    state = _round_to(state, 0)
-    state, _ = time_out(state, 0)
-    state = _round_to(state, 0)
+    state = away_on_its_turn()
     card = view_for(state, 0).you.legal[0]
     state, events = then(state, PlayCard(0, card, SECRET))
     assert events[0] == SeatBack(0) and not state.away
 
 
 def test_a_seat_back_on_its_own_turn_has_its_clock_from_its_coming_back():
+    state = away_on_its_turn()
+    assert 0 in state.away and clocks(state) == ()
+    state, _ = then(state, ComeBack(0))
+    assert clocks(state) == ((0, state.version),)
+
+
+def away_on_its_turn():
+    """Seat 0 timed out on its lead and on its next play: away, and on turn again."""
     state = hold_round(UNBROKEN, CLOCK)
     state, _ = time_out(state, 0)
     state = _round_to(state, 0)
     state, _ = time_out(state, 0)
-    state = _round_to(state, 0)
-    assert 0 in state.away and clocks(state) == ()
-    state, _ = then(state, ComeBack(0))
-    assert clocks(state) == ((0, state.version),)
+    return _round_to(state, 0)
 
 
 def _round_to(state, seat):
