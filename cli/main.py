@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -151,15 +150,13 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":
-        from workers.jobs import PACE_ENV
         from workers.worker import run_worker
 
-        os.environ[PACE_ENV] = json.dumps(args.pace)
         if args.metrics_port is not None:
             from service import metrics
 
             metrics.serve(args.metrics_host, args.metrics_port)
-        return run_worker(args.store, args.burst, args.queue)
+        return run_worker(args.store, args.burst, args.queue, args.pace)
     return 2
 
 

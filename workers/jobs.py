@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
 import threading
 import time
+from collections.abc import Mapping
 from functools import lru_cache, partial
 
 from service import MatchService
@@ -13,7 +12,9 @@ from service.bootstrap import build_service
 from service.bot_turns import HELD, MADE
 from workers.rq_dispatch import Attempt, RqDispatcher
 
-PACE_ENV = "CARDEMS_BOT_PACE"  # the bots' pace, as JSON: level -> seconds (service.pacing)
+# The bots' pace in this worker process (level -> seconds), set by `run_worker` before the
+# first job: turns run in the worker's own process, which builds its service on first use.
+PACE: dict[str, float] = {}
 CHAIN_SECONDS = 5.0  # how long one job may go on making bot moves beyond its own turn
 TAKE_WAIT = 1.0  # seconds a job waits at most for a turn to come into the queue, at a time
 STOPPING = threading.Event()  # the worker was asked to stop: its job takes no further turn
@@ -48,6 +49,13 @@ class Relay:
         self.rq.close()
 
 
+def configure(pace: Mapping[str, float]) -> None:
+    """The pace of this process's bots, before any turn is taken."""
+    PACE.clear()
+    PACE.update(pace)
+    _service.cache_clear()
+
+
 @lru_cache(maxsize=4)
 def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     """One service per store in a worker process, kept between turns.
@@ -57,7 +65,7 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     the match exactly as if it had loaded it from nothing.
     """
     relay = Relay(RqDispatcher(store_url, queue_url))
-    service = build_service(store_url, "off", pace=json.loads(os.environ.get(PACE_ENV, "{}")))
+    service = build_service(store_url, "off", pace=PACE)
     service.dispatcher = relay
     return service, relay
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping
 from types import FrameType
 
 import redis
@@ -12,7 +13,8 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.job import Job
 
-from workers.jobs import STOPPING
+from service.pacing import DEFAULT_PACE
+from workers.jobs import STOPPING, configure
 from workers.rq_dispatch import PERSON_QUEUE, QUEUE, RqDispatcher
 
 log = logging.getLogger(__name__)
@@ -65,7 +67,9 @@ class TurnWorker(SimpleWorker):
             raise StopRequested()
 
 
-def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None) -> int:
+def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None,
+               pace: Mapping[str, float] | None = None) -> int:
+    configure(pace if pace is not None else DEFAULT_PACE)
     dispatcher = RqDispatcher(store_url, queue_url)
     connection = redis.Redis.from_url(dispatcher.queue_url)
     stop = threading.Event()
