@@ -16,7 +16,7 @@ from werkzeug.routing import IntegerConverter
 from api import counting, limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
-from service.bootstrap import DEFAULT_STORE, build_service
+from service.bootstrap import DEFAULT_STORE, Dispatch, build_service
 from service.fair_use import FairUse
 from web import init_app as init_web
 
@@ -27,10 +27,7 @@ OPENAPI = Path(__file__).parent / "openapi.yaml"
 @dataclass(frozen=True)
 class Settings:
     store: str = DEFAULT_STORE
-    bots: str = "inline"  # inline | rq | off
-    queue: str | None = None  # the Redis of the RQ queue, when not the store's
-    # Bot turns mostly wait out their pace; how many think at once is the service's limit.
-    bot_threads: int = 16
+    dispatch: Dispatch | None = None  # where bot turns run, as the command line chose
     sse_keepalive: float = 15.0
     max_streams: int = 5000  # live streams one API process serves at once
     streams_per_client: int = 100  # of which one client address may hold
@@ -69,8 +66,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json = FastJSON(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SSE_KEEPALIVE"] = settings.sse_keepalive
-    service = build_service(settings.store, settings.bots, settings.queue, settings.pace,
-                            settings.bot_threads, settings.fair)
+    service = build_service(settings.store, settings.dispatch, settings.pace, settings.fair)
     app.extensions["cardems"] = service
     problems.init_app(app)
     counting.init_app(app)

@@ -23,6 +23,7 @@ from harness.http import resident_mib
 from service import MatchService
 from service.bootstrap import build_service
 from service.reads import VIEWS_KEPT
+from workers.choice import dispatch_for
 from workers.dispatch import InlineDispatcher
 
 STEPS, MATCHES_A_STEP = 6, 150
@@ -55,8 +56,8 @@ def _traced(make: Callable[[], object]) -> int:
 
 def run() -> None:
     folder = tempfile.mkdtemp(prefix="cardems-memory-")
-    service = build_service(f"sqlite:///{folder}/memory.sqlite3", bots="inline",
-                            pace=NO_PACE, bot_threads=2)
+    service = build_service(f"sqlite:///{folder}/memory.sqlite3",
+                            dispatch_for("inline", "", bot_threads=2), pace=NO_PACE)
     rng = random.Random(1)
     reads = service.reads
     print(f"memory: matches of 3 to 6 bots played in process, every view read once; at most"

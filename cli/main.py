@@ -171,7 +171,9 @@ def _serve(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardems serve: {problem}", file=sys.stderr)
         return 2
-    settings = Settings(store=args.store, bots=bots, queue=args.queue,
+    from workers.choice import dispatch_for
+
+    settings = Settings(store=args.store, dispatch=dispatch_for(bots, args.store, args.queue),
                         sse_keepalive=args.keepalive, pace=args.pace,
                         max_streams=args.max_streams,
                         streams_per_client=args.streams_per_client,

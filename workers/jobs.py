@@ -65,8 +65,7 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     the match exactly as if it had loaded it from nothing.
     """
     relay = Relay(RqDispatcher(store_url, queue_url))
-    service = build_service(store_url, "off", pace=PACE)
-    service.dispatcher = relay
+    service = build_service(store_url, lambda _: relay, pace=PACE, recover=False)
     return service, relay
 
 

@@ -1,0 +1,36 @@
+"""Which dispatcher runs a service's bot turns: the composition the edges pick by name."""
+
+from __future__ import annotations
+
+from service import MatchService, metrics
+from service.bootstrap import Dispatch
+from service.bot_turns import Dispatcher
+
+BOT_DISPATCHERS = ("inline", "rq", "off")
+
+
+def dispatch_for(bots: str, store_url: str, queue_url: str | None = None,
+                 bot_threads: int = 16) -> Dispatch:
+    """How to give a service its dispatcher: a thread pool in this process (inline), RQ jobs
+    for `cardems worker`s (rq), or none (off: the turns wait in the store's marks)."""
+    if bots not in BOT_DISPATCHERS:
+        raise ValueError(f"unknown bot dispatcher {bots!r}: use {', '.join(BOT_DISPATCHERS)}")
+
+    def dispatch(service: MatchService) -> Dispatcher | None:
+        if bots == "inline":
+            from workers.dispatch import InlineDispatcher
+
+            inline = InlineDispatcher(service.bot_turn, bot_threads)
+            metrics.on_scrape("bot turns",
+                              metrics.bot_turn_gauges(inline.waiting, inline.pending))
+            return inline
+        if bots == "rq":
+            from workers.rq_dispatch import RqDispatcher
+
+            rq = RqDispatcher(store_url, queue_url)
+            metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting, rq.pending),
+                              across="livemax")
+            return rq
+        return None
+
+    return dispatch
