@@ -117,6 +117,10 @@ class Client:
         """`add_to_others` or `subtract_from_self`, for a shooter under `shooter_choice`."""
         return self._move(match_id, "moon", {"choice": choice}, if_match)
 
+    def come_back(self, match_id: str, *, if_match: int | None = None) -> MatchView:
+        """Under a turn clock, a seat that is away is back (NotNow `not_away` otherwise)."""
+        return self._move(match_id, "back", {}, if_match)
+
     # -- the log ----------------------------------------------------------------------------
 
     def events(self, match_id: str, after: int = 0, limit: int | None = None) -> EventPage:

@@ -134,6 +134,7 @@ class Rules(Model):
     jack_of_diamonds: bool = False
     tie_break: str = "play_on"
     first_dealer: Seat = 0
+    turn_seconds: int | None = None  # a person's time for each move; None: no clock
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -176,6 +177,9 @@ class MatchView(Model):
     server_seed: str | None
     created_at: str
     you: You | None = None
+    # Under a turn clock: each waited-on person seat (as a string) and when its move is due.
+    deadlines: dict[str, str] = field(default_factory=dict)
+    away: list[Seat] = field(default_factory=list)  # seats whose moves are made for them
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -41,6 +41,8 @@ def test_a_whole_match_read_through_typed_results(client):
     mine = seats[0].match(match.id)
     assert isinstance(mine, MatchView) and mine.you is not None and mine.you.seat == 0
     assert len(mine.you.hand) == 13 and mine.rules.end_score == 20 and mine.deck.cards == 52
+    assert mine.rules.turn_seconds is None and mine.deadlines == {} and mine.away == []
+    assert not mine.extra, "every field of the view is typed"
     _play_out(match, seats)
     final = client.match(match.id)
     assert final.over and final.winner is not None and final.server_seed
@@ -99,6 +101,9 @@ def test_problems_are_exceptions_with_their_code(client, server):
         client.audit(match.id, 9, 1)
     with pytest.raises(Unauthorized):
         client.pass_cards(match.id, hand[:3])
+    with pytest.raises(NotNow) as not_away:
+        ann.come_back(match.id)
+    assert not_away.value.code == "not_away"
     other = client.create_match(PEOPLE)
     with pytest.raises(Forbidden):
         client.seat(other.token(0)).pass_cards(match.id, hand[:3])
@@ -164,3 +169,9 @@ def test_a_service_that_never_answers_is_given_up_on():
     client = Client(f"http://127.0.0.1:{free_port()}", retry=RetryPolicy(patience=1.0))
     with pytest.raises(GaveUp):
         client.match("anything")
+
+
+def test_a_turn_clock_reads_as_typed_fields(client):
+    match = client.create_match(PEOPLE, rules={"turn_seconds": 60})
+    assert match.rules.turn_seconds == 60 and match.away == []
+    assert sorted(match.deadlines) == ["0", "1", "2", "3"] and not match.extra
