@@ -150,6 +150,14 @@ class _Server(BaseApplication):
         return create_app(self._settings)
 
 
+def _close_service(server: Any, worker: Any) -> None:
+    """In an API process that stops gracefully: its service lets go of what it runs."""
+    app = getattr(worker, "wsgi", None)
+    service = getattr(app, "extensions", {}).get("cardems")
+    if service is not None:
+        service.close()
+
+
 def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
                  connections: int = 10_000, header_timeout: int = 5,
                  io_timeout: float = 30.0, access_log: bool = False,
@@ -167,6 +175,7 @@ def run_gunicorn(settings: Settings, host: str, port: int, workers: int,
     folder = tempfile.mkdtemp(prefix="cardems-metrics-")
     metrics.use_folder(folder)
     options["child_exit"] = lambda server, worker: metrics.process_gone(worker.pid)
+    options["worker_exit"] = _close_service
     if metrics_at:
         # The master answers scrapes from the folder, on the operator's port alone; it
         # starts before any API process is forked, so none of them carries its thread.

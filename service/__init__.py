@@ -63,6 +63,15 @@ class MatchService:
     def dispatcher(self, dispatcher: Dispatcher | None) -> None:
         self.bots.dispatcher = dispatcher
 
+    def close(self) -> None:
+        """Stop what runs on its own and let go of the store, at a graceful stop: the sweeps,
+        the held moves (made again by whoever sweeps next), the dispatcher, the store."""
+        self.sweeper.stop()
+        self.bots.deliveries.close()
+        if self.dispatcher is not None:
+            self.dispatcher.close()
+        self.store.close()
+
     def health(self) -> dict[str, str]:
         return {"status": "ok", "store": self.store.name,
                 "bots": self.dispatcher.name if self.dispatcher else "off"}

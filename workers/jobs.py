@@ -15,6 +15,7 @@ from workers.rq_dispatch import Attempt, RqDispatcher
 # The bots' pace in this worker process (level -> seconds), set by `run_worker` before the
 # first job: turns run in the worker's own process, which builds its service on first use.
 PACE: dict[str, float] = {}
+_built: list[tuple[MatchService, Relay]] = []  # every service the cache below has made
 CHAIN_SECONDS = 5.0  # how long one job may go on making bot moves beyond its own turn
 TAKE_WAIT = 1.0  # seconds a job waits at most for a turn to come into the queue, at a time
 STOPPING = threading.Event()  # the worker was asked to stop: its job takes no further turn
@@ -49,6 +50,14 @@ class Relay:
         self.rq.close()
 
 
+def close_all() -> None:
+    """The services this process built, closed: at the worker's stop."""
+    for service, _ in _built:
+        service.close()
+    _built.clear()
+    _service.cache_clear()
+
+
 def configure(pace: Mapping[str, float]) -> None:
     """The pace of this process's bots, before any turn is taken."""
     PACE.clear()
@@ -66,6 +75,7 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     """
     relay = Relay(RqDispatcher(store_url, queue_url))
     service = build_service(store_url, lambda _: relay, pace=PACE, recover=False)
+    _built.append((service, relay))
     return service, relay
 
 

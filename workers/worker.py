@@ -14,7 +14,7 @@ from rq.exceptions import StopRequested
 from rq.job import Job
 
 from service.pacing import DEFAULT_PACE
-from workers.jobs import STOPPING, configure
+from workers.jobs import STOPPING, close_all, configure
 from workers.rq_dispatch import PERSON_QUEUE, QUEUE, RqDispatcher
 
 log = logging.getLogger(__name__)
@@ -96,3 +96,5 @@ def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None
             time.sleep(RECONNECT_SECONDS)
     finally:
         stop.set()
+        close_all()
+        dispatcher.close()

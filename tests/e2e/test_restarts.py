@@ -99,3 +99,21 @@ def test_matches_waiting_on_bots_move_again_after_a_restart(tmp_path, how):
     finally:
         if server.process.poll() is None:
             server.stop()
+
+
+def test_a_graceful_stop_closes_the_store(tmp_path):
+    """SIGTERM: the service stops its sweeps and bots and closes the store, so SQLite folds
+    its write-ahead log into the file and removes it (a process that just exits leaves it)."""
+    server = Server("--store", f"sqlite:///{tmp_path / 'cardems.sqlite3'}", *FAST)
+    try:
+        match = call(server.base, "POST", "/v1/matches", {"seats": PERSON_AND_BOTS}).body
+        assert (tmp_path / "cardems.sqlite3-wal").exists()
+    finally:
+        server.process.terminate()
+        assert server.process.wait(30) == 0
+    assert not (tmp_path / "cardems.sqlite3-wal").exists()
+    again = Server("--store", f"sqlite:///{tmp_path / 'cardems.sqlite3'}", *FAST)
+    try:
+        assert call(again.base, "GET", f"/v1/matches/{match['id']}").status == 200
+    finally:
+        again.stop()
