@@ -154,17 +154,26 @@ def _trick_json(trick: Trick) -> dict[str, Any]:
 Recorded = Callable[[int], float | None]  # when event N was recorded, if it was
 
 
-def deadlines_json(v: MatchView, recorded: Recorded | None) -> dict[str, str]:
-    """Each seat whose clock runs, as a string key, and when its move is due."""
-    seconds = v.rules.turn_seconds
-    if seconds is None or recorded is None:
+def clock_times(running: tuple[tuple[int, int], ...], seconds: int | None,
+                recorded: Recorded) -> dict[int, tuple[float, float]]:
+    """Each seat whose clock runs (`clocks`), mapped to when its clock started and when its
+    move is due: the one reckoning of deadlines, for views, the store's mark and the sweep."""
+    if seconds is None:
         return {}
-    due = {}
-    for seat, since in v.clocks:
+    times = {}
+    for seat, since in running:
         started = recorded(since)
         if started is not None:
-            due[str(seat)] = instant_text(started + seconds)
-    return due
+            times[seat] = (started, started + seconds)
+    return times
+
+
+def deadlines_json(v: MatchView, recorded: Recorded | None) -> dict[str, str]:
+    """Each seat whose clock runs, as a string key, and when its move is due."""
+    if recorded is None:
+        return {}
+    return {str(seat): instant_text(due)
+            for seat, (_, due) in clock_times(v.clocks, v.rules.turn_seconds, recorded).items()}
 
 
 def view_json(v: MatchView, recorded: Recorded | None = None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from domain.bots.levels import policy_named
 from domain.commands import Move, Secret, TimeOut
 from domain.errors import IllegalMove
 from domain.state import Match
-from domain.views import clocks, view_for
+from domain.views import clock_times, clocks, view_for
 from service.commands import Commands
 from service.errors import VersionConflict
 from service.waiting import AUTOPILOT, CLOCK
@@ -76,11 +76,9 @@ class TurnClocks:
 
     def _due(self, match_id: str, now: float) -> tuple[Match, int, float] | None:
         state = self.matches.load(match_id)
-        seconds = state.rules.turn_seconds
-        if seconds is None:
-            return None
-        for seat, since in clocks(state):
-            started = self.matches.recorded_at(match_id, since)
-            if started is not None and now >= started + seconds:
+        times = clock_times(clocks(state), state.rules.turn_seconds,
+                            self.matches.recorded_by(match_id))
+        for seat, (started, due) in times.items():
+            if now >= due:
                 return state, seat, started
         return None

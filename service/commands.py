@@ -20,7 +20,6 @@ from domain.decide import decide
 from domain.errors import IllegalMove, Violation
 from domain.events import AbandonReason, Event, SeatSpec
 from domain.evolve import fold
-from domain.instants import parse_instant
 from domain.rules import Rules
 from domain.state import Match
 from domain.views import Recorded, view_for, view_json
@@ -54,11 +53,6 @@ class Reply:
         self.version = version
         self._view, self._after, self._seat = view, after, seat
         self._recorded = recorded
-
-    @property
-    def recorded(self) -> Recorded:
-        assert self._recorded is not None
-        return self._recorded
 
     @property
     def view(self) -> dict[str, Any]:
@@ -124,11 +118,11 @@ class Commands:
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.bot is None}
         created = fold(events)
         assert created is not None
-        at = self.matches.now()
-        moment = parse_instant(at)
+        at = self.matches.now()  # one time for the events, known to the clock's reckoning
+        recorded = self.matches.recorded_by(match_id, 0, at)
         meta = {"secret": secret_json(secret),
                 "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()}),
-                **marks(created), **clock_marks(created, lambda _: moment)}
+                **marks(created), **clock_marks(created, recorded)}
         cap = None
         if alone:
             meta[BOTS_ONLY] = owner or "?"
@@ -141,7 +135,7 @@ class Commands:
             self.matches.store.put_meta(TOKEN_INDEX, token_hash(token), match_id)
         self.matches.remember(created)  # the state just folded: no need to read it back
         self.on_moved(created)
-        return Created(created, tokens, lambda _: moment)
+        return Created(created, tokens, recorded)
 
     def abandon(self, match_id: str, seat: int | None, reason: AbandonReason,
                 expected_version: int | None = None,
@@ -198,11 +192,9 @@ class Commands:
         after = fold(events, state)
         assert after is not None
         at = (stamp or self.matches.now)()  # one time for the events, known to the reply
-        earlier = self.matches.recorded_by(state.id)
-        moment = parse_instant(at)
-        reply = Reply(after.version, after=after, seat=seat,
-                      recorded=lambda v: moment if v > state.version else earlier(v))
-        meta = {**marks(after), **clock_marks(after, reply.recorded)}
+        recorded = self.matches.recorded_by(state.id, state.version, at)
+        reply = Reply(after.version, after=after, seat=seat, recorded=recorded)
+        meta = {**marks(after), **clock_marks(after, recorded)}
         if idempotency and slot:
             meta[slot] = idempotency.record(reply.as_record())
         try:

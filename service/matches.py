@@ -105,9 +105,23 @@ class Matches:
         event = self.store.read(match_id, after=version - 1, limit=1)
         return parse_instant(event[0].recorded_at) if event else None
 
-    def recorded_by(self, match_id: str) -> Callable[[int], float | None]:
-        """When each event of the match was recorded, asked one version at a time."""
-        return lambda version: self.recorded_at(match_id, version)
+    def recorded_by(self, match_id: str, stored: int | None = None,
+                    at: str | None = None) -> Callable[[int], float | None]:
+        """When each event of the match was recorded, read once a version when asked: a turn
+        clock's reckoning asks, and no other. Events past version `stored`, about to be
+        appended, are recorded `at`."""
+        known: dict[int, float | None] = {}
+
+        def recorded(version: int) -> float | None:
+            if version in known:
+                return known[version]
+            if at is not None and stored is not None and version > stored:
+                known[version] = parse_instant(at)
+            else:
+                known[version] = self.recorded_at(match_id, version)
+            return known[version]
+
+        return recorded
 
     def remember(self, state: Match) -> None:
         self._states.put(state.id, state, replaces=lambda known: known.version < state.version)

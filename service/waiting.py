@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from domain.events import SeatSpec
 from domain.state import Match
-from domain.views import Recorded, clocks, seats_to_act
+from domain.views import Recorded, clock_times, clocks, seats_to_act
 from eventstore import MARK
 
 BOT_WAIT = MARK + "bot-turn"  # the version at which a bot must act
@@ -52,9 +52,7 @@ def marks(state: Match) -> dict[str, str]:
 def clock_marks(state: Match, recorded: Recorded) -> dict[str, str]:
     """The clock's mark to write with the events that lead to `state`; none for a match
     with no clock, so that the others never touch the index."""
-    seconds = state.rules.turn_seconds
-    if seconds is None:
+    if state.rules.turn_seconds is None:
         return {}
-    dues = [started + seconds for _, since in clocks(state)
-            if (started := recorded(since)) is not None]
-    return {CLOCK: repr(min(dues)) if dues else ""}
+    times = clock_times(clocks(state), state.rules.turn_seconds, recorded)
+    return {CLOCK: repr(min(due for _, due in times.values())) if times else ""}
