@@ -15,6 +15,7 @@ from domain.commands import (
     ComeBack,
     Command,
     CreateMatch,
+    Move,
     PassCards,
     PlayCard,
     Secret,
@@ -40,7 +41,7 @@ from domain.events import (
     TrickTaken,
     TurnTimedOut,
 )
-from domain.evolve import evolve, fold
+from domain.evolve import evolve
 from domain.legal import play_violation, trick_winner
 from domain.passing import PassDirection, pass_direction, passer_to
 from domain.rules import MoonRule
@@ -269,10 +270,9 @@ AWAY_AFTER = 2  # timeouts in a row after which a seat is away
 
 def _time_out(state: Match | None, c: TimeOut) -> list[Event]:
     waited = _person_waited_on(state, c.seat, c.move)
-    assert state is not None
-    if c.seat in state.away:
+    if c.seat in waited.away:
         raise IllegalMove(Violation.WRONG_PHASE, "an away seat's moves are made without a clock")
-    seconds = state.rules.turn_seconds
+    seconds = waited.rules.turn_seconds
     if seconds is None:
         raise IllegalMove(Violation.WRONG_PHASE, "this match has no turn clock")
     if c.now < c.started + seconds:
@@ -280,8 +280,8 @@ def _time_out(state: Match | None, c: TimeOut) -> list[Event]:
     timed_out = TurnTimedOut(c.seat)
     after = evolve(waited, timed_out)
     events: list[Event] = [timed_out, *decide(after, c.move)]
-    moved = fold(events[1:], after)
-    if after.timeouts_of(c.seat) >= AWAY_AFTER and moved is not None and not moved.is_over:
+    ended = isinstance(events[-1], MatchEnded)  # the move made for the seat won the match
+    if after.timeouts_of(c.seat) >= AWAY_AFTER and not ended:
         events.append(SeatAway(c.seat))
     return events
 
@@ -293,14 +293,14 @@ def _autoplay(state: Match | None, c: Autoplay) -> list[Event]:
     return decide(waited, c.move)
 
 
-def _person_waited_on(state: Match | None, seat: int, move: Command) -> Match:
+def _person_waited_on(state: Match | None, seat: int, move: Move) -> Match:
     """The match, if it waits on `seat`, a person's, for a move made for it (by `move`)."""
     if state is None or state.is_over:
         raise IllegalMove(Violation.WRONG_PHASE, "the match is not waiting on anyone")
     _check_seat(state, seat)
     if state.seats[seat].bot is not None:
         raise InvalidCommand("seat", "a bot has no clock")
-    if getattr(move, "seat", None) != seat or getattr(move, "bot", None) is None:
+    if move.seat != seat or move.bot is None:
         raise InvalidCommand("move", "the move made for a seat is that seat's, by a policy")
     if seat not in seats_to_act(state):
         raise IllegalMove(Violation.NOT_YOUR_TURN, "the match is not waiting on this seat")
