@@ -21,8 +21,9 @@ def dispatch_for(bots: str, store_url: str, queue_url: str | None = None,
             from workers.dispatch import InlineDispatcher
 
             inline = InlineDispatcher(service.bot_turn, bot_threads)
-            metrics.on_scrape("bot turns",
-                              metrics.bot_turn_gauges(inline.waiting, inline.pending))
+            # A move held for its due time is still being made: its thread has let go of it.
+            metrics.on_scrape("bot turns", metrics.bot_turn_gauges(
+                inline.waiting, lambda: inline.pending() + service.bots.deliveries.held()))
             return inline
         if bots == "rq":
             from workers.rq_dispatch import RqDispatcher

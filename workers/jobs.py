@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping
-from functools import lru_cache, partial
+from functools import partial
 
 from service import MatchService
 from service.bootstrap import build_service
@@ -15,7 +15,6 @@ from workers.rq_dispatch import Attempt, RqDispatcher
 # The bots' pace in this worker process (level -> seconds), set by `run_worker` before the
 # first job: turns run in the worker's own process, which builds its service on first use.
 PACE: dict[str, float] = {}
-_built: list[tuple[MatchService, Relay]] = []  # every service the cache below has made
 CHAIN_SECONDS = 5.0  # how long one job may go on making bot moves beyond its own turn
 TAKE_WAIT = 1.0  # seconds a job waits at most for a turn to come into the queue, at a time
 STOPPING = threading.Event()  # the worker was asked to stop: its job takes no further turn
@@ -25,8 +24,9 @@ class Relay:
     """The dispatcher of a worker's service. While a job makes a move, the first bot turn
     that move leaves is kept for the job to make next: always when it is the same match's
     (its state is at hand, and a trip through RQ costs more than a heuristic bot's whole
-    turn), else only if no other turn waits for a worker. Every other turn goes to RQ. (A
-    worker runs one job at a time: no locking needed.)"""
+    turn), else only if no other turn waits for a worker. Every other turn goes to RQ, and so
+    does any turn handed on from another thread (a held move delivered on its due time): only
+    the job's own thread keeps a turn, so the kept turn needs no lock."""
 
     name = "rq"
 
@@ -50,33 +50,36 @@ class Relay:
         self.rq.close()
 
 
+_SERVICES: dict[tuple[str, str], tuple[MatchService, Relay]] = {}
+
+
 def close_all() -> None:
     """The services this process built, closed: at the worker's stop."""
-    for service, _ in _built:
+    for service, _ in _SERVICES.values():
         service.close()
-    _built.clear()
-    _service.cache_clear()
+    _SERVICES.clear()
 
 
 def configure(pace: Mapping[str, float]) -> None:
     """The pace of this process's bots, before any turn is taken."""
+    close_all()
     PACE.clear()
     PACE.update(pace)
-    _service.cache_clear()
 
 
-@lru_cache(maxsize=4)
 def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
-    """One service per store in a worker process, kept between turns.
+    """One service per store in a worker process, kept between turns and closed at its stop.
 
     Only a cache: its connections are reused and its cached match states spare a full replay
     per turn, but every load still reads the events after the cached version, so a turn sees
     the match exactly as if it had loaded it from nothing.
     """
-    relay = Relay(RqDispatcher(store_url, queue_url))
-    service = build_service(store_url, lambda _: relay, pace=PACE, recover=False)
-    _built.append((service, relay))
-    return service, relay
+    built = _SERVICES.get((store_url, queue_url))
+    if built is None:
+        relay = Relay(RqDispatcher(store_url, queue_url))
+        service = build_service(store_url, lambda _: relay, pace=PACE, recover=False)
+        built = _SERVICES[(store_url, queue_url)] = (service, relay)
+    return built
 
 
 def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: int = 0,
