@@ -29,13 +29,7 @@ class HeuristicPolicy:
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
         assert view.you is not None
-        hand = list(view.you.hand)
-        k = knowledge(view)
-        if _carries_moon(k):
-            ranked = sorted(hand, key=lambda c: (penalty(c) > 0, c.rank))  # keep the points
-        else:
-            ranked = sorted(hand, key=lambda c: -_pass_danger(c, hand))
-        a, b, c = ranked[:3]
+        a, b, c = pass_ranking(list(view.you.hand), _carries_moon(knowledge(view)))[:3]
         return a, b, c
 
     def choose_play(self, view: MatchView, rng: Random) -> Card:
@@ -61,6 +55,14 @@ class HeuristicPolicy:
         if after_add[me] < others_low:
             return MoonRule.ADD_TO_OTHERS
         return MoonRule.SUBTRACT_FROM_SELF
+
+
+def pass_ranking(hand: list[Card], keep_points: bool) -> list[Card]:
+    """The hand, the cards to pass first: the most dangerous to keep, or, for a hand that
+    carries a moon, the lowest cards that are worth no points."""
+    if keep_points:
+        return sorted(hand, key=lambda c: (penalty(c) > 0, c.rank))
+    return sorted(hand, key=lambda c: -_pass_danger(c, hand))
 
 
 def _pass_danger(card: Card, hand: list[Card]) -> float:
