@@ -1,4 +1,4 @@
-"""The match resources: create, view, pass, play, choose the moon, read the log."""
+"""The match resources: create, view, pass, play, choose the moon, read the log, analyse."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from api.schemas import (
 from domain.events import SeatSpec
 from domain.rules import MoonRule, Rules
 from service import MatchService, Reply
-from service.errors import Unauthorized
+from service.errors import NotFound, Unauthorized
 from service.idempotency import MAX_KEY, Idempotency, WeakKey, check_creation_key
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/matches")
@@ -176,6 +176,29 @@ def abandon(match_id: str) -> Response:
     seat = acting_seat(match_id)
     body(NoFieldsIn())
     return moved(service().abandon(match_id, seat, if_match(), idempotency()))
+
+
+@bp.post("/<match_id>/analysis")
+@on_create
+def ask_analysis(match_id: str) -> Response:
+    """Ask for the analysis of every round that is over: computed by the bot workers, read
+    with the GET beside it. Asking again changes nothing until another round is over."""
+    service().seat_of(match_id, bearer())
+    body(NoFieldsIn())
+    idempotency()  # checked like any other; asking is the same however often it is sent
+    response = jsonify(service().ask_analysis(match_id))
+    response.status_code = 202
+    response.headers["Location"] = url_for("matches.analysis", match_id=match_id)
+    return response
+
+
+@bp.get("/<match_id>/analysis")
+def analysis(match_id: str) -> Response:
+    service().seat_of(match_id, bearer())
+    report = service().analysis(match_id)
+    if report is None:
+        raise NotFound("nobody has asked for this match's analysis yet: POST to ask")
+    return jsonify(report)
 
 
 @bp.get("/<match_id>/events")

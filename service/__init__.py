@@ -6,6 +6,7 @@ same rules, versions and redaction.
     commands.py     creating a match and a seat's moves; creations.py: idempotent creation
     reads.py        views, the log, replays, audits, integrity reports, the live stream
     bot_turns.py    handing turns to bots and making them, on their pace
+    analysis.py     the expert's verdict on every decision of the rounds that are over
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from domain.events import AbandonReason, SeatSpec
 from domain.rules import MoonRule, Rules
 from domain.state import Match
 from eventstore import EventStore
+from service.analysis import Analyses, Pause
 from service.bot_turns import BotTurns, Dispatcher
 from service.commands import Commands, Created, Reply
 from service.creations import Creations
@@ -48,8 +50,9 @@ class MatchService:
         self.reads = Reads(self.matches, clock)
         self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
         self.commands.on_moved = self.bots.hand_off
-        self.bots.dispatcher = dispatcher
-        self.sweeper = Sweeper(self.bots, self.commands)
+        self.analyses = Analyses(self.matches, self.reads, clock)
+        self.dispatcher = dispatcher
+        self.sweeper = Sweeper(self.bots, self.commands, self.analyses)
 
     @property
     def store(self) -> EventStore:
@@ -62,6 +65,7 @@ class MatchService:
     @dispatcher.setter
     def dispatcher(self, dispatcher: Dispatcher | None) -> None:
         self.bots.dispatcher = dispatcher
+        self.analyses.hand = dispatcher.analyse if dispatcher is not None else None
 
     def close(self) -> None:
         """Stop what runs on its own and let go of the store, at a graceful stop: the sweeps,
@@ -128,6 +132,21 @@ class MatchService:
                  delivered: Callable[[], None] | None = None) -> int:
         """MADE, HELD (its move waits for its due time, then `delivered`) or NOTHING."""
         return self.bots.bot_turn(match_id, seat, version, rerun, delivered)
+
+    # -- the analysis ---------------------------------------------------------------------
+
+    def ask_analysis(self, match_id: str) -> dict[str, Any]:
+        """Ask for the analysis of every round that is over; the analysis as it stands."""
+        return self.analyses.ask(match_id)
+
+    def analysis(self, match_id: str) -> dict[str, Any] | None:
+        """The analysis so far, or None if nobody asked for it."""
+        self.matches.load(match_id)
+        return self.analyses.report(match_id)
+
+    def analyse_round(self, match_id: str, number: int, pause: Pause = lambda: None) -> bool:
+        """Judge and keep one round's decisions, calling `pause` between them."""
+        return self.analyses.compute_round(match_id, number, pause)
 
     # -- reads --------------------------------------------------------------------------
 

@@ -42,6 +42,10 @@ class Dispatcher(Protocol):
         """Queue the turn; `urgent` when a person waits on it (it goes first)."""
         ...
 
+    def analyse(self, match_id: str, number: int) -> None:
+        """Queue the analysis of one round, to be computed when no bot turn waits."""
+        ...
+
     def close(self) -> None: ...
 
 

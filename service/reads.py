@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from domain.audit import Recorded, trick_audit
+from domain.events import Event
 from domain.evolve import fold
 from domain.state import Match
 from domain.views import replay_json, stored_event_json, view_for, view_json
@@ -117,6 +118,20 @@ class Reads:
         with walk.lock:
             report["chain_ok"] = walk.chain_holds_through(last)
         return report
+
+    def round_log(self, match_id: str, number: int) -> tuple[Match | None, list[tuple[int, Event]]]:
+        """The match just before round `number`'s deal, and the events from that deal on
+        (as many as any round holds), decoded with their versions."""
+        walk = self._walked(match_id)
+        with walk.lock:
+            found = walk.deal_of(number)
+        if found is None:
+            raise NotFound(f"round {number} is not dealt")
+        deal, before = found
+        # No snapshot when the log failed its check before this deal: fold from the first.
+        after = deal - 1 if before is not None else 0
+        stored = self.store.read(match_id, after, deal - 1 - after + ROUND_EVENTS)
+        return before, [(e.version, decode(e)) for e in stored]
 
     def verify(self, match_id: str) -> dict[str, Any]:
         """The integrity report: each event checked once by this process (and again from

@@ -1,6 +1,6 @@
 """What a serving process does on its own, on a thread of its own: run out the turn clocks
-that are due, hand on the bot turns a restart lost, and abandon the matches whose people went
-away."""
+that are due, hand on the bot turns and the analyses a restart lost, and abandon the matches
+whose people went away."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from domain.events import AbandonReason
 from service import metrics
+from service.analysis import Analyses
 from service.bot_turns import BotTurns
 from service.clocks import TurnClocks
 from service.commands import Commands
@@ -43,12 +44,13 @@ def abandon_idle(commands: Commands, clock: Callable[[], float] = time.time) -> 
 
 
 class Sweeper:
-    """Recovers lost bot turns at once and every TURNS_SECONDS, and abandons idle matches
-    every IDLE_SECONDS, until stopped."""
+    """Recovers lost bot turns and analyses at once and every TURNS_SECONDS, and abandons
+    idle matches every IDLE_SECONDS, until stopped."""
 
-    def __init__(self, bots: BotTurns, commands: Commands) -> None:
+    def __init__(self, bots: BotTurns, commands: Commands, analyses: Analyses) -> None:
         self.bots = bots
         self.commands = commands
+        self.analyses = analyses
         self.clocks = TurnClocks(commands)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -71,6 +73,7 @@ class Sweeper:
                 if time.monotonic() >= turns_due:
                     if self._turns:
                         self.bots.recover(overdue_only)
+                        self.analyses.recover()
                     overdue_only = True
                     metrics.publish_live()
                     turns_due = time.monotonic() + TURNS_SECONDS

@@ -20,7 +20,7 @@ def dispatch_for(bots: str, store_url: str, queue_url: str | None = None,
         if bots == "inline":
             from workers.dispatch import InlineDispatcher
 
-            inline = InlineDispatcher(service.bot_turn, bot_threads)
+            inline = InlineDispatcher(service.bot_turn, bot_threads, service.analyse_round)
             # A move held for its due time is still being made: its thread has let go of it.
             metrics.on_scrape("bot turns", metrics.bot_turn_gauges(
                 inline.waiting, lambda: inline.pending() + service.bots.deliveries.held()))

@@ -11,7 +11,13 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 BotTurn = Callable[[str, int, int], object]
+Analyse = Callable[[str, int, Callable[[], None]], object]  # match, round, pause
 Turn = tuple[str, int, int]  # match, seat, version
+
+
+class Closing(Exception):
+    """The dispatcher is closing: the analysis under way stops (the sweep of the next start
+    hands its round on again)."""
 
 
 def job_id(match_id: str, seat: int, version: int) -> str:
@@ -54,17 +60,23 @@ class InlineDispatcher:
 
     name = "inline"
 
-    def __init__(self, run: BotTurn, threads: int = 2) -> None:
+    def __init__(self, run: BotTurn, threads: int = 2, analyse: Analyse | None = None) -> None:
         self._run = run
+        self._analyse = analyse
+        self._rounds: deque[tuple[str, int]] = deque()  # analyses queued, oldest first
         self._queues = {True: TurnQueue(), False: TurnQueue()}  # urgent or not
         self._pending: set[str] = set()  # queued or running
         self._lock = threading.Lock()
         self._ready = {urgent: threading.Condition(self._lock) for urgent in (True, False)}
         self._idle = threading.Condition(self._lock)
+        self._round_ready = threading.Condition(self._lock)
         self._closed = False
         self._threads = [threading.Thread(target=self._work, args=(urgent,), daemon=True,
                                           name=f"bot-{'person' if urgent else 'bots'}-{i}")
                          for urgent in (True, False) for i in range(threads)]
+        if analyse is not None:
+            self._threads.append(threading.Thread(target=self._analyse_rounds, daemon=True,
+                                                  name="analysis"))
         for thread in self._threads:
             thread.start()
 
@@ -95,6 +107,40 @@ class InlineDispatcher:
                     self._pending.discard(job_id(*turn))
                     self._idle.notify_all()
 
+    def analyse(self, match_id: str, number: int) -> None:
+        """Queue one round's analysis once: its thread computes it while no bot turn waits."""
+        with self._lock:
+            if (match_id, number) in self._rounds or self._closed:
+                return
+            self._rounds.append((match_id, number))
+            self._round_ready.notify()
+
+    def _analyse_rounds(self) -> None:
+        assert self._analyse is not None
+        while True:
+            with self._lock:
+                while not self._rounds:
+                    if self._closed:
+                        return
+                    self._round_ready.wait()
+                match_id, number = self._rounds[0]
+            try:
+                self._analyse(match_id, number, self._bots_first)
+            except Closing:
+                return
+            except Exception:
+                log.exception("the analysis of %s round %s failed", match_id, number)
+            with self._lock:
+                self._rounds.popleft()
+
+    def _bots_first(self) -> None:
+        """Between two decisions of an analysis: wait while any bot turn is queued or being
+        thought over here. Bot turns go first; the analysis takes the time left."""
+        with self._lock:
+            self._idle.wait_for(lambda: not self._pending or self._closed)
+            if self._closed:
+                raise Closing
+
     def waiting(self) -> dict[str, int]:
         """Turns queued and not yet begun, by queue (this process's)."""
         with self._lock:
@@ -121,5 +167,6 @@ class InlineDispatcher:
                     self._pending.discard(job_id(*turn))
                 self._ready[urgent].notify_all()
             self._idle.notify_all()
+            self._round_ready.notify_all()
         for thread in self._threads:
             thread.join(timeout=30)

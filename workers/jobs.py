@@ -10,6 +10,7 @@ from functools import partial
 from service import MatchService
 from service.bootstrap import build_service
 from service.bot_turns import HELD, MADE
+from workers.dispatch import Closing
 from workers.rq_dispatch import Attempt, RqDispatcher
 
 # The bots' pace in this worker process (level -> seconds), set by `run_worker` before the
@@ -45,6 +46,9 @@ class Relay:
             self.kept = (match_id, seat, version, 0)
         else:
             self.rq.enqueue(match_id, seat, version, urgent)
+
+    def analyse(self, match_id: str, number: int) -> None:
+        self.rq.analyse(match_id, number)
 
     def close(self) -> None:
         self.rq.close()
@@ -129,3 +133,23 @@ def _match_turns(service: MatchService, relay: Relay, turn: Attempt, deadline: f
         relay.rq.done(next_turn, then=relay.kept)  # a kept turn stays pending until made
         next_turn = relay.kept
     return moves
+
+
+def analyse_round(store_url: str, match_id: str, number: int,
+                  queue_url: str | None = None) -> bool:
+    """Judge and keep one round's decisions. Between two decisions, the bot turns waiting in
+    the queues are made first, here: an analysis never keeps a bot turn waiting for more
+    than one decision. A stopping worker leaves the round for the sweep to hand on."""
+    service, relay = _service(store_url, queue_url or store_url)
+
+    def bots_first() -> None:
+        if STOPPING.is_set():
+            raise Closing
+        deadline = time.monotonic() + CHAIN_SECONDS
+        while (turn := relay.rq.take()) is not None:
+            _match_turns(service, relay, turn, deadline)
+
+    try:
+        return service.analyse_round(match_id, number, bots_first)
+    except Closing:
+        return False

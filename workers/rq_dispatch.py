@@ -43,8 +43,10 @@ log = logging.getLogger(__name__)
 
 QUEUE = "cardems-bots"
 PERSON_QUEUE = "cardems-bots-person"  # turns a person waits on: workers take these first
+ANALYSIS_QUEUE = "cardems-analysis"  # rounds to analyse: workers take these last
 PENDING = "cardems:pending-bot-turns"
 TURN_TIMEOUT = 60  # seconds a worker may spend on one bot turn before RQ gives up on it
+ROUND_TIMEOUT = 3600  # the same for one round's analysis, bot turns made meanwhile included
 REQUEUE_AFTER = 5.0  # seconds after which a turn nobody finished is queued again
 # A finished turn leaves nothing behind in RQ: no result, no registry entry to expire later.
 # A duplicate queued after it finished runs and finds the seat has moved. A failed turn, and
@@ -134,6 +136,7 @@ class RqDispatcher:
         self.queue_connection = redis.Redis.from_url(self.queue_url)
         self.queue = Queue(QUEUE, connection=self.queue_connection)
         self.person_queue = Queue(PERSON_QUEUE, connection=self.queue_connection)
+        self.analysis_queue = Queue(ANALYSIS_QUEUE, connection=self.queue_connection)
         self._take = self.queue_connection.register_script(TAKE)
         self._retire = self.queue_connection.register_script(RETIRE)
 
@@ -160,6 +163,16 @@ class RqDispatcher:
                 failure_ttl=TRACE_TTL)
         except DuplicateJobError:
             log.debug("bot turn %s is queued already", job_id(match_id, seat, version))
+
+    def analyse(self, match_id: str, number: int) -> None:
+        """Queue one round's analysis. Queued again (its worker lost), it may run twice; the
+        second finds the round kept and does nothing, and whichever finishes first is kept.
+        The store, not the queue, says what is left: the sweep reads it there."""
+        self.analysis_queue.enqueue_call(
+            "workers.jobs.analyse_round",
+            args=(self.store_url, match_id, number, self.queue_url),
+            job_id=f"analysis_{match_id}_{number}", timeout=ROUND_TIMEOUT,
+            result_ttl=RESULT_TTL, failure_ttl=TRACE_TTL)
 
     def done(self, turn: Attempt, then: Attempt | None = None) -> None:
         """`turn` is finished; `then`, a turn its worker goes on to make itself, is pending

@@ -1,4 +1,5 @@
-"""`cardems worker`: an RQ worker that computes bot turns, and sweeps up abandoned ones."""
+"""`cardems worker`: an RQ worker that computes bot turns and analyses, and sweeps up
+abandoned turns."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from rq.job import Job
 
 from service.pacing import DEFAULT_PACE
 from workers.jobs import STOPPING, close_all, configure
-from workers.rq_dispatch import PERSON_QUEUE, QUEUE, RqDispatcher
+from workers.rq_dispatch import ANALYSIS_QUEUE, PERSON_QUEUE, QUEUE, RqDispatcher
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
@@ -77,8 +78,9 @@ def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None
     sweeper.start()
     try:
         while True:
-            # The queue of turns people wait on first: RQ empties its queues in order.
-            worker = TurnWorker([PERSON_QUEUE, QUEUE], connection=connection)
+            # The queue of turns people wait on first, analyses last: RQ empties its queues
+            # in order.
+            worker = TurnWorker([PERSON_QUEUE, QUEUE, ANALYSIS_QUEUE], connection=connection)
             try:
                 worker.work(burst=burst, with_scheduler=False)
                 if burst or worker.stop_asked:

@@ -116,6 +116,9 @@ class Recorder:
     def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
         self.turns.append((match_id, seat, version))
 
+    def analyse(self, match_id: str, number: int) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
