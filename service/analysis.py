@@ -21,6 +21,7 @@ from domain.analysis import judge, judged_json, round_decisions, seat_summaries
 from domain.events import CardPlayed, MoonChosen, PassChosen, RoundScored
 from eventstore import MARK
 from service.matches import Matches, decode
+from service.metrics import ANALYSED
 from service.reads import Reads
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,7 @@ class Analyses:
             judged.append(judged_json(judge(decision)))
         kept = self.store.put_meta(match_id, round_key(number), json.dumps(judged),
                                    if_absent=True)
+        ANALYSED.labels("kept" if kept else "lost").inc()
         if not self._missing(match_id, asked["up_to_round"]):
             self.store.put_meta(match_id, PENDING, "")
         return kept

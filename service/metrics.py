@@ -45,6 +45,9 @@ OPEN_STREAMS = Gauge("cardems_open_streams", "Live event streams open", ["kind"]
                      multiprocess_mode="livesum")
 RATE_LIMITED = Counter("cardems_rate_limited", "Requests refused by a rate or stream limit",
                        ["limit"])
+ANALYSED = Counter("cardems_analysed_rounds",
+                   "Rounds judged for an analysis: kept, or lost to another that kept first",
+                   ["outcome"])
 
 Across = Literal["livesum", "livemax"]
 _live: dict[str, tuple[Callable[[], Iterable[GaugeMetricFamily]], Across]] = {}

@@ -115,6 +115,12 @@ def check(base: str, match: dict, truth: Truth) -> int:
                 assert cards_in(audit) <= allowed, (viewer, "audit")
         verify = call(base, "GET", f"/v1/matches/{match_id}/verify", token=token).body
         assert not cards_in(verify) and "server_seed" not in verify
+        analysis = call(base, "GET", f"/v1/matches/{match_id}/analysis", token=token)
+        if analysis.status == 200:  # only rounds that are over, whatever it shows of them
+            assert all(truth.allowed(r["round"], viewer) is None
+                       for r in analysis.body["rounds"]), (viewer, "analysis")
+            assert analysis.body["up_to_round"] < truth.current or truth.allowed(
+                truth.current, viewer) is None
         checked += 1
     return checked
 
@@ -133,8 +139,14 @@ def test_no_endpoint_shows_any_reader_a_card_it_may_not_see(server, store_path, 
     checks = 0
     for rules in rule_sets:
         match = create(server.base, people, rules=rules)
-        moves = 0
+        # Round 1 analysed while round 2 is played, in one match of each count of seats
+        # (each round judged costs the server seconds): every check reads it.
+        moves, asked = 0, rules is not rule_sets[0]
         while True:
+            if not asked and view(server.base, match["id"])["round"] == 2:
+                reply = call(server.base, "POST", f"/v1/matches/{match['id']}/analysis", {})
+                assert reply.status in (202, 429), reply.body
+                asked = True
             if moves % 6 == 0:
                 checks += check(server.base, match, Truth(store, match["id"], seats))
             if not step(server.base, match, rng):
@@ -143,5 +155,8 @@ def test_no_endpoint_shows_any_reader_a_card_it_may_not_see(server, store_path, 
         assert view(server.base, match["id"])["status"] == "finished"
         assert len(view(server.base, match["id"])["seats"]) == seats
         checks += check(server.base, match, Truth(store, match["id"], seats))
+        if rules is rule_sets[0]:
+            analysed = call(server.base, "GET", f"/v1/matches/{match['id']}/analysis").body
+            assert analysed["up_to_round"] == 1, "the match was to reach round 2"
     store.close()
     assert checks > 40 * len(rule_sets)
