@@ -11,6 +11,7 @@ from harness.http import Server, call, free_port, wait_until
 from harness.redis_server import scratch_redis
 from tests.e2e.conftest import PEOPLE, create, view
 from tests.e2e.test_metrics import scrape, value
+from tests.e2e.test_replay_audit_verify import PASSES, SUITS, deck, play_out_round, post
 
 THRESHOLDS = [("best", 0.25), ("inaccuracy", 1.0), ("mistake", 3.0)]
 
@@ -167,3 +168,36 @@ def test_the_same_match_on_redis_is_judged_the_same(server, tmp_path):
     sqlite, redis_too = analyses
     assert sqlite["rounds"] == redis_too["rounds"] and sqlite["seats"] == redis_too["seats"]
     assert len(sqlite["rounds"][0]["decisions"]) == 56
+
+
+def test_leading_the_queen_into_a_trick_nobody_else_can_take_is_a_blunder(server):
+    """Given decks, one suit a seat: after the passes South holds every spade left and its
+    last heart. On lead at trick 5, every other seat void in spades, South leads the queen of
+    spades and takes its own queen; leading the heart would give the lead away, and South,
+    void in every other suit, could then discard the queen on someone else's trick."""
+    base = server.base
+    match = create(base, decks=[deck(SUITS)])
+    for seat, cards in enumerate(PASSES):
+        assert post(base, match, seat, "passes", {"cards": cards.split()}).status == 200
+    lowest = "23456789TJQKA"
+    for seat, card in [(0, "2C"), (1, "3C"), (2, "5S"), (3, "2S"), (1, "4C"), (2, "2H"),
+                       (3, "3S"), (0, "6C"), (0, "2D"), (1, "5C"), (2, "3H"), (3, "5D"),
+                       (3, "4S"), (0, "3D"), (1, "5H"), (2, "6S")]:
+        assert post(base, match, seat, "plays", {"card": card}).status == 200, (seat, card)
+    south = view(base, match["id"], match["tokens"]["2"])
+    assert south["turn"] == 2 and not south["trick"]["plays"]
+    assert sorted(south["you"]["legal"], key=lambda c: (c[1], lowest.index(c[0]))) == [
+        "4H", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]
+    assert post(base, match, 2, "plays", {"card": "QS"}).status == 200
+    play_out_round(base, match, 1)
+    ask(base, match["id"])
+    analysis = done(base, match["id"])
+    queen = next(d for d in analysis["rounds"][0]["decisions"]
+                 if d["kind"] == "play" and d["chosen"] == "QS")
+    assert (queen["seat"], queen["trick"]) == (2, 5)
+    assert queen["verdict"] == "blunder" and queen["loss"] >= 3
+    ranked = [o["move"] for o in queen["options"]]
+    assert ranked[0] == queen["best"] == "4H"  # the lead given away
+    assert ranked[-1] == "QS"  # every other lead is better than taking one's own queen
+    expected = [o["expected"] for o in queen["options"]]
+    assert queen["loss"] == round(expected[-1] - expected[0], 2)

@@ -7,6 +7,7 @@ import {
   WARN_SECONDS, collectTrick, drawHand, drawScores, drawSeats, drawTrick, promptFor, tickClocks,
 } from "./draw.js";
 import { openAudit } from "./audit.js";
+import * as analysis from "./analysis.js";
 import { showProof, showCommitment } from "./proof.js";
 import { auditTarget, describe, indexLog, readLog } from "./replay.js";
 import { EventFeed } from "./stream.js";
@@ -295,6 +296,7 @@ async function startReplay() {
   try {
     const events = await readLog(matchId, page.token);
     page.replay = { events, index: indexLog(events), version: events.length, view: null };
+    if (!analysis.analysed()) await analysis.load(); // if anyone asked for it already
   } catch (problem) {
     problemBanner(problem.message);
     return;
@@ -317,6 +319,7 @@ function stopReplay() {
   page.replay = null;
   document.body.classList.remove("replaying");
   $("replay-bar").hidden = true;
+  $("analysis-decision").replaceChildren();
   $("toggle-replay").setAttribute("aria-pressed", "false");
   if (page.view) show(page.view);
   drain();
@@ -359,6 +362,49 @@ async function replayTo(version) {
   if (view.round) $("replay-round").value = String(view.round);
   fillTricks(view.round, place?.round === view.round ? place.trick : null);
   $("replay-audit").disabled = !auditTarget(replay.index, replay.events, target);
+  showJudged();
+}
+
+// ----- analysis -----
+
+function showJudged() {
+  const replay = page.replay;
+  if (!replay?.view) return;
+  analysis.markTrick(replay.view);
+  analysis.drawDecision(replay.view, replay.version);
+}
+
+function analysisChanged() {
+  analysis.drawPanel(page.view);
+  showJudged();
+}
+
+async function analyse() {
+  problemBanner("");
+  toggleSidebar(true);
+  try {
+    await startReplay();
+    await analysis.ask();
+  } catch (problem) {
+    problemBanner(problem.message);
+  }
+}
+
+const BAD = { n: ["blunder"], b: ["blunder"], m: ["mistake", "blunder"] };
+
+// Jumps the replay to the next (or, with B, the previous) decision of the kind asked.
+async function jumpToJudged(key) {
+  if (!analysis.analysed()) {
+    say("Nothing is analysed yet: choose Analyse first.");
+    return;
+  }
+  await startReplay();
+  const from = page.replay.version;
+  const target = key === "b" ? analysis.previousWith(from, BAD[key])
+    : analysis.nextWith(from, BAD[key]);
+  const what = key === "m" ? "mistake or blunder" : "blunder";
+  if (target === null) say(`No ${what} ${key === "b" ? "before" : "after"} this event.`);
+  else await replayTo(target);
 }
 
 function wireReplay() {
@@ -379,6 +425,11 @@ function wireReplay() {
     if (version) replayTo(version);
   });
   $("replay-audit").addEventListener("click", auditLast);
+  $("replay-analyse").addEventListener("click", analyse);
+  $("end-analyse").addEventListener("click", () => {
+    $("end").close();
+    analyse();
+  });
   $("end-replay").addEventListener("click", () => {
     $("end").close();
     startReplay();
@@ -441,6 +492,9 @@ function onKey(event) {
     a: auditLast,
     p: passChosen,
     h: focusHand,
+    n: () => jumpToJudged("n"),
+    b: () => jumpToJudged("b"),
+    m: () => jumpToJudged("m"),
   };
   const action = actions[key.length === 1 ? key.toLowerCase() : key];
   if (action) {
@@ -482,6 +536,7 @@ function wire() {
 
 async function start() {
   wire();
+  analysis.setUp(matchId, analysisChanged);
   takeTokenFromFragment();
   page.token = tokens.get(matchId);
   let view;
