@@ -1,6 +1,6 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
 NAME...` (domain store api bots search search-full timing streams fair play views checks client
-pace rq cluster load soak memory)."""
+pace rq cluster load soak memory analysis)."""
 
 from __future__ import annotations
 
@@ -27,10 +27,12 @@ SUITES = {
     "load": "bench.load_bench:load",  # five minutes, with faults
     "soak": "bench.load_bench:soak",  # thirty minutes: only when asked for
     "memory": "bench.memory_bench",  # a few minutes: only when asked for
+    "analysis": "bench.analysis_bench",  # fifteen minutes: only when asked for
 }
 
 # The long ones run only when named: `make bench` stays under ten minutes.
-ON_REQUEST = ("search-full", "checks", "client", "pace", "cluster", "load", "soak", "memory")
+ON_REQUEST = ("search-full", "checks", "client", "pace", "cluster", "load", "soak", "memory",
+              "analysis")
 
 
 def main(names: list[str]) -> None:

@@ -20,9 +20,13 @@ from cardems_client.errors import (
     VersionConflict,
 )
 from cardems_client.models import (
+    AnalysedRound,
+    Analysis,
+    AnalysisOption,
     AuditPlay,
     Card,
     CreatedMatch,
+    Decision,
     Deck,
     Event,
     EventPage,
@@ -30,11 +34,13 @@ from cardems_client.models import (
     IntegrityReport,
     MatchView,
     PlayOut,
+    Progress,
     ReplayView,
     Rules,
     Scores,
     Seat,
     SeatOut,
+    SeatSummary,
     TakenTrick,
     Trick,
     TrickAudit,
@@ -43,10 +49,11 @@ from cardems_client.models import (
 from cardems_client.retry import RetryPolicy
 
 __all__ = [
-    "AuditPlay", "Bot", "Card", "CardemsError", "Client", "CreatedMatch", "Deck", "Event",
-    "EventPage", "Forbidden", "GaveUp", "Health", "IllegalMove", "IntegrityReport",
-    "InvalidRequest", "MatchView", "Move", "NotFound", "NotNow", "PayloadTooLarge", "PlayOut",
-    "Problem", "RateLimited", "ReplayView", "RetryPolicy", "Retrying", "Rules", "Scores", "Seat",
-    "SeatOut", "TakenTrick", "Trick", "TrickAudit", "Unauthorized", "Unavailable",
-    "VersionConflict", "You", "load_bot", "run_bot",
+    "AnalysedRound", "Analysis", "AnalysisOption", "AuditPlay", "Bot", "Card", "CardemsError",
+    "Client", "CreatedMatch", "Decision", "Deck", "Event", "EventPage", "Forbidden", "GaveUp",
+    "Health", "IllegalMove", "IntegrityReport", "InvalidRequest", "MatchView", "Move", "NotFound",
+    "NotNow", "PayloadTooLarge", "PlayOut", "Problem", "Progress", "RateLimited", "ReplayView",
+    "RetryPolicy", "Retrying", "Rules", "Scores", "Seat", "SeatOut", "SeatSummary", "TakenTrick",
+    "Trick", "TrickAudit", "Unauthorized", "Unavailable", "VersionConflict", "You", "load_bot",
+    "run_bot",
 ]

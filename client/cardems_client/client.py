@@ -24,6 +24,7 @@ import httpx
 from cardems_client.errors import GaveUp, Problem, problem_from
 from cardems_client.events import follow
 from cardems_client.models import (
+    Analysis,
     Card,
     CreatedMatch,
     Event,
@@ -153,6 +154,26 @@ class Client:
 
     def verify(self, match_id: str) -> IntegrityReport:
         return self._get(IntegrityReport, _match(match_id) + "/verify")
+
+    def ask_analysis(self, match_id: str) -> Analysis:
+        """Ask for the analysis of every round that is over; asking again changes nothing
+        until more rounds are over. The analysis as it stands."""
+        return Analysis.from_json(self._call("POST", _match(match_id) + "/analysis", body={}))
+
+    def analysis(self, match_id: str) -> Analysis:
+        """The analysis so far (NotFound until someone has asked for it)."""
+        return self._get(Analysis, _match(match_id) + "/analysis")
+
+    def analysed(self, match_id: str, every: float = 1.0, patience: float = 600.0) -> Analysis:
+        """Ask for the analysis and wait until it is done."""
+        deadline = time.monotonic() + patience
+        report = self.ask_analysis(match_id)
+        while not report.done:
+            if time.monotonic() > deadline:
+                raise GaveUp(f"the analysis of {match_id} was not done in {patience:.0f} s")
+            time.sleep(every)
+            report = self.analysis(match_id)
+        return report
 
     def health(self) -> Health:
         return self._get(Health, "/healthz")

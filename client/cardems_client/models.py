@@ -277,6 +277,70 @@ class IntegrityReport(Model):
     reason: str | None = None
 
 
+# A move as the analysis writes it: a card, the three cards of a pass, or a moon choice.
+JudgedMove = Any
+
+
+@dataclass(frozen=True)
+class AnalysisOption(Model):
+    move: JudgedMove
+    expected: float  # the seat's expected points minus the others' mean: lower is better
+
+
+@dataclass(frozen=True)
+class Decision(Model):
+    """One decision judged from what its seat knew: its options best first, and the loss."""
+
+    version: int
+    seat: Seat
+    kind: str  # "pass", "play" or "moon"
+    trick: int | None
+    chosen: JudgedMove
+    options: list[AnalysisOption]
+    best: JudgedMove
+    loss: float
+    verdict: str  # "forced", "best", "inaccuracy", "mistake" or "blunder"
+
+
+@dataclass(frozen=True)
+class AnalysedRound(Model):
+    round: int
+    decisions: list[Decision]
+
+
+@dataclass(frozen=True)
+class SeatSummary(Model):
+    seat: Seat
+    decisions: int
+    mean_loss: float
+    blunders: int
+    mistakes: int
+    inaccuracies: int
+
+
+@dataclass(frozen=True)
+class Progress(Model):
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Analysis(Model):
+    """The expert's review of every decision of the rounds that are over."""
+
+    match_id: str
+    status: str  # "queued", "running" or "done"
+    progress: Progress
+    up_to_round: int
+    rounds: list[AnalysedRound]
+    seats: list[SeatSummary]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return self.status == "done"
+
+
 @dataclass(frozen=True)
 class Health(Model):
     status: str = "ok"

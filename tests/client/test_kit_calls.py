@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from cardems_client import (
+    Analysis,
     Client,
     CreatedMatch,
     Forbidden,
@@ -61,6 +62,20 @@ def test_a_whole_match_read_through_typed_results(client):
     assert isinstance(report, IntegrityReport) and report.ok and report.deals_ok
     assert client.health().status == "ok"
     assert client.link(match.id, "t/k") == f"{client.base_url}/m/{match.id}#token=t%2Fk"
+    with pytest.raises(NotFound):
+        client.analysis(match.id)
+    analysis = client.analysed(match.id, every=0.2)
+    assert isinstance(analysis, Analysis) and analysis.done and not analysis.extra
+    assert analysis.up_to_round == len(final.scores.history)
+    assert analysis.progress.done == analysis.progress.total == sum(
+        len(r.decisions) for r in analysis.rounds)
+    first = analysis.rounds[0].decisions[0]
+    assert first.kind == "pass" and len(first.chosen) == 3 and first.trick is None
+    plays = [d for r in analysis.rounds for d in r.decisions if d.kind == "play"]
+    assert plays[0].chosen == "2C" and plays[0].verdict == "forced" and plays[0].loss == 0
+    assert all(d.options[0].move == d.best for d in plays)
+    assert [s.seat for s in analysis.seats] == [0, 1, 2, 3]
+    assert client.ask_analysis(match.id) == analysis  # asking again changes nothing
 
 
 def _play_out(match, seats):
