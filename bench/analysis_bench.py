@@ -85,31 +85,46 @@ def domain_speed(log: list[tuple[int, Event]]) -> dict[str, Any]:
     return {"wall": time.perf_counter() - start, "times": times}
 
 
-def served(base: str, levels: tuple[str, ...], seed: int) -> tuple[str, int, float]:
-    """A match of bots played to its end on a server, then analysed: its id, its rounds and
-    the wall time from asking to done."""
+def served(base: str, levels: tuple[str, ...], seed: int) -> dict[str, Any]:
+    """A match of bots played to its end on a server, then analysed: its rounds, the wall
+    time from asking to done, and how long `/healthz` took to answer, idle and meanwhile."""
     seats = [{"name": f"{level}{i}", "bot": level} for i, level in enumerate(levels)]
     match = call(base, "POST", "/v1/matches", {"seats": seats, "client_seed": str(seed)}).body
     path = f"/v1/matches/{match['id']}"
     final = wait_until(lambda: (v := call(base, "GET", path).body)["status"] in (
         "finished", "abandoned") and v, timeout=900, every=0.2)
+    idle = [_answered_in(base, "/healthz") for _ in range(200)]
     start = time.perf_counter()
     assert call(base, "POST", path + "/analysis", {}).status == 202
-    wait_until(lambda: call(base, "GET", path + "/analysis").body["status"] == "done",
-               timeout=1800, every=0.2)
-    return match["id"], len(final["scores"]["rounds"]), time.perf_counter() - start
+    meanwhile: list[float] = []
+    while call(base, "GET", path + "/analysis").body["status"] != "done":
+        meanwhile += [_answered_in(base, "/healthz") for _ in range(5)]
+        time.sleep(0.05)
+    return {"rounds": len(final["scores"]["history"]), "wall": time.perf_counter() - start,
+            "idle": _quantiles(idle), "meanwhile": _quantiles(meanwhile)}
 
 
-def on_the_embedded_default(folder: Path) -> tuple[int, float]:
+def _answered_in(base: str, path: str) -> float:
+    start = time.perf_counter()
+    assert call(base, "GET", path).status == 200
+    return time.perf_counter() - start
+
+
+def _quantiles(times: list[float]) -> str:
+    times = sorted(times)
+    p50, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
+    return f"p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.0f} ms"
+
+
+def on_the_embedded_default(folder: Path) -> dict[str, Any]:
     server = Server("--store", f"sqlite:///{folder / 'embedded.sqlite3'}", "--pace", "0")
     try:
-        _, rounds, wall = served(server.base, LEVELS, SPEED_SEED)
-        return rounds, wall
+        return served(server.base, LEVELS, SPEED_SEED)
     finally:
         server.stop()
 
 
-def on_rq(workers: int = 2) -> tuple[int, float]:
+def on_rq(workers: int = 2) -> dict[str, Any]:
     with scratch_redis("cardems-analysis-bench-") as (_, redis):
         flags = ["--store", redis.url, "--pace", "0"]
         server = Server(*flags)
@@ -117,8 +132,7 @@ def on_rq(workers: int = 2) -> tuple[int, float]:
                                       cwd=ROOT, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL) for _ in range(workers)]
         try:
-            _, rounds, wall = served(server.base, LEVELS, SPEED_SEED)
-            return rounds, wall
+            return served(server.base, LEVELS, SPEED_SEED)
         finally:
             for process in processes:
                 process.terminate()
@@ -208,13 +222,14 @@ def main() -> None:
             print(f"    {kind:5s} {len(times):4d} decisions, mean {mean * 1000:.0f} ms, "
                   f"p95 {p95 * 1000:.0f} ms")
     with tempfile.TemporaryDirectory() as folder:
-        served_rounds, wall = on_the_embedded_default(Path(folder))
-    print(f"  embedded default (cardems serve, SQLite): {served_rounds} rounds analysed in "
-          f"{wall:.1f} s ({wall / served_rounds:.1f} s a round)")
-    served_rounds, wall = on_rq()
-    print(f"  RQ, two workers: {served_rounds} rounds analysed in {wall:.1f} s "
-          f"({wall / served_rounds:.1f} s a round of wall time, "
-          f"{2 * wall / served_rounds:.1f} s of a worker)")
+        got = on_the_embedded_default(Path(folder))
+    print(f"  embedded default (cardems serve, SQLite): {got['rounds']} rounds analysed in "
+          f"{got['wall']:.1f} s ({got['wall'] / got['rounds']:.1f} s a round)")
+    print(f"    /healthz idle: {got['idle']}; while analysing: {got['meanwhile']}")
+    got = on_rq()
+    print(f"  RQ, two workers: {got['rounds']} rounds analysed in {got['wall']:.1f} s "
+          f"({got['wall'] / got['rounds']:.1f} s a round of wall time, "
+          f"{2 * got['wall'] / got['rounds']:.1f} s of a worker)")
     got = stability(log, STABILITY_ROUNDS)
     print(f"  stability, two sets of deals over {got['decisions']} decisions: loss moves "
           f"{got['mean']:.2f} on average, p95 {got['p95']:.2f}; verdicts agree "

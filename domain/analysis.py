@@ -41,8 +41,8 @@ from domain.views import MatchView, view_for
 
 # Sampled deals per play: a quarter for every distinct legal card, the rest for the close
 # ones (docs/performance.md has how far two sets of deals move the figures).
-PLAY_DEALS = 640
-PASS_DEALS = 384  # sampled deals per pass, likewise over the candidate passes
+PLAY_DEALS = 512
+PASS_DEALS = 320  # sampled deals per pass, likewise over the candidate passes
 PASS_SHORTLIST = 5  # candidate passes: every three of the five most dangerous cards, and more
 CLOSE = 1.5  # options this near the best after the first deals get all of them
 SETTLED = MOON_POINTS  # a moon choice that settles the match now is worth a moon either way

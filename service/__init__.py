@@ -22,7 +22,7 @@ from domain.events import AbandonReason, SeatSpec
 from domain.rules import MoonRule, Rules
 from domain.state import Match
 from eventstore import EventStore
-from service.analysis import Analyses, Pause
+from service.analysis import Analyses, Offload, Pause, at_once
 from service.bot_turns import BotTurns, Dispatcher
 from service.commands import Commands, Created, Reply
 from service.creations import Creations
@@ -144,9 +144,11 @@ class MatchService:
         self.matches.load(match_id)
         return self.analyses.report(match_id)
 
-    def analyse_round(self, match_id: str, number: int, pause: Pause = lambda: None) -> bool:
-        """Judge and keep one round's decisions, calling `pause` between them."""
-        return self.analyses.compute_round(match_id, number, pause)
+    def analyse_round(self, match_id: str, number: int, pause: Pause = lambda: None,
+                      offload: Offload = at_once) -> bool:
+        """Judge and keep one round's decisions, calling `pause` between them; `offload`
+        runs each decision's judging (where it holds nothing else up)."""
+        return self.analyses.compute_round(match_id, number, pause, offload)
 
     # -- reads --------------------------------------------------------------------------
 

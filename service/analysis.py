@@ -15,6 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from domain.analysis import judge, judged_json, round_decisions, seat_summaries
@@ -34,6 +35,11 @@ DECISIONS = (PassChosen, CardPlayed, MoonChosen)
 
 Hand = Callable[[str, int], None]  # gives (match, round) to whoever computes it
 Pause = Callable[[], None]  # called between decisions: waits while bot turns go first
+Offload = Callable[[Callable[[], Any]], Any]  # runs one decision's judging, and returns it
+
+
+def at_once(work: Callable[[], Any]) -> Any:
+    return work()
 
 
 def round_key(number: int) -> str:
@@ -102,7 +108,8 @@ class Analyses:
 
     # -- computing --------------------------------------------------------------------------
 
-    def compute_round(self, match_id: str, number: int, pause: Pause = lambda: None) -> bool:
+    def compute_round(self, match_id: str, number: int, pause: Pause = lambda: None,
+                      offload: Offload = at_once) -> bool:
         """Judge every decision of round `number` and keep them, unless they are kept
         already. True when this call kept them."""
         if self.store.get_meta(match_id, round_key(number)) is not None:
@@ -119,7 +126,7 @@ class Analyses:
             if self._clock() - beat >= BEAT:
                 self._note(match_id, number, len(judged))
                 beat = self._clock()
-            judged.append(judged_json(judge(decision)))
+            judged.append(judged_json(offload(partial(judge, decision))))
         kept = self.store.put_meta(match_id, round_key(number), json.dumps(judged),
                                    if_absent=True)
         ANALYSED.labels("kept" if kept else "lost").inc()

@@ -4,20 +4,37 @@
 from __future__ import annotations
 
 import logging
+import sys
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 BotTurn = Callable[[str, int, int], object]
-Analyse = Callable[[str, int, Callable[[], None]], object]  # match, round, pause
+# match, round, pause between decisions, and where each decision's judging runs
+Analyse = Callable[[str, int, Callable[[], None], Callable[[Callable[[], Any]], Any]], object]
 Turn = tuple[str, int, int]  # match, seat, version
 
 
 class Closing(Exception):
     """The dispatcher is closing: the analysis under way stops (the sweep of the next start
     hands its round on again)."""
+
+
+def off_the_loop(work: Callable[[], Any]) -> Any:
+    """Runs `work`, long and CPU-bound, where it cannot hold up the process's other green
+    threads. Served by gevent, everything here is a green thread on one loop: the work goes
+    to a real thread of gevent's pool, and the loop serves requests and bot turns meanwhile
+    (they share the interpreter, a few milliseconds at a time). Anywhere else, here."""
+    if "gevent" in sys.modules:
+        from gevent import get_hub, monkey
+
+        if monkey.is_module_patched("threading"):
+            return get_hub().threadpool.apply(work)
+    return work()
 
 
 def job_id(match_id: str, seat: int, version: int) -> str:
@@ -125,7 +142,7 @@ class InlineDispatcher:
                     self._round_ready.wait()
                 match_id, number = self._rounds[0]
             try:
-                self._analyse(match_id, number, self._bots_first)
+                self._analyse(match_id, number, self._bots_first, off_the_loop)
             except Closing:
                 return
             except Exception:
@@ -136,6 +153,7 @@ class InlineDispatcher:
     def _bots_first(self) -> None:
         """Between two decisions of an analysis: wait while any bot turn is queued or being
         thought over here. Bot turns go first; the analysis takes the time left."""
+        time.sleep(0)  # a green thread gives the loop its turn, whatever waits
         with self._lock:
             self._idle.wait_for(lambda: not self._pending or self._closed)
             if self._closed:
