@@ -69,9 +69,10 @@ class MatchService:
 
     def close(self) -> None:
         """Stop what runs on its own and let go of the store, at a graceful stop: the sweeps,
-        the held moves (made again by whoever sweeps next), the dispatcher, the store."""
+        the held moves (each delivered at its time first: a pace at most), the dispatcher,
+        the store."""
         self.sweeper.stop()
-        self.bots.deliveries.close()
+        self.bots.close()
         if self.dispatcher is not None:
             self.dispatcher.close()
         self.store.close()

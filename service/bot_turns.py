@@ -69,6 +69,11 @@ class BotTurns:
         self._clock = clock
         self.deliveries = Deliveries(clock)  # paced moves, held until their due time
 
+    def close(self) -> None:
+        """At a graceful stop: the moves held now are delivered at their time, within the
+        slowest pace; none is left for the sweep to make late."""
+        self.deliveries.close(drain=max(self._pace.values(), default=0.0))
+
     def recover(self, overdue_only: bool = True) -> int:
         """Hand on again every match that waits on a bot whose turn is lost: made by no one
         since the move that asked for it (a process killed, restarted, or shut down with the

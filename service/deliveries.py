@@ -30,12 +30,13 @@ class Deliveries:
         self._order = itertools.count()  # equal times keep the order they came in
         self._changed = threading.Condition()
         self._closed = False
+        self._draining = False  # closing: no new move, the held ones delivered at their time
         self._thread: threading.Thread | None = None
 
     def at(self, due: float, deliver: Callable[[], None]) -> None:
         """Call `deliver` once `due` (seconds since the epoch) has come."""
         with self._changed:
-            if self._closed:
+            if self._closed or self._draining:
                 return
             heapq.heappush(self._heap, (due, next(self._order), deliver))
             if self._thread is None:
@@ -49,8 +50,20 @@ class Deliveries:
         with self._changed:
             return len(self._heap)
 
-    def close(self) -> None:
-        """Deliver nothing more: a move held now is made again by whoever sweeps next."""
+    def close(self, drain: float = 0.0) -> None:
+        """Take no more moves, deliver those due within `drain` seconds at their time, and
+        return once they are delivered. A paced move is due within its pace (a second at
+        most), so a graceful stop given that long loses none; a move due later is dropped,
+        and made again by whoever sweeps next."""
+        with self._changed:
+            last = self._clock() + drain
+            self._draining = True
+            self._heap = [held for held in self._heap if held[0] <= last]
+            heapq.heapify(self._heap)
+            self._changed.notify()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(drain + 5.0)  # a delivery is a store write: bounded, never endless
         with self._changed:
             self._closed = True
             self._heap.clear()
@@ -64,6 +77,8 @@ class Deliveries:
                     if wait <= 0:
                         return heapq.heappop(self._heap)[2]
                     self._changed.wait(wait)
+                elif self._draining:
+                    return None  # every move due before the stop is delivered
                 else:
                     self._changed.wait()
             return None

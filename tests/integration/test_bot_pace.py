@@ -72,3 +72,25 @@ def test_a_pace_is_one_figure_or_per_level():
     for bad in ("fast", "genius=1", "-1", "61", "expert="):
         with pytest.raises(ValueError):
             parse_pace(bad)
+
+
+def test_a_graceful_stop_delivers_the_moves_it_holds_at_their_time(tmp_path):
+    """Closed with a paced move in hand, the service makes it on its beat before it lets the
+    store go: the turn is not left for the next start's sweep to make late."""
+    url = f"sqlite:///{tmp_path / 'events.sqlite3'}"
+    game = MatchService(open_store(url), pace={"heuristic": 0.5})
+    seats = [SeatSpec("Ann"), *(SeatSpec(f"h{i}", "heuristic") for i in (1, 2, 3))]
+    match = game.create(seats, Rules()).match
+    state = game.load(match.id)
+    assert game.bot_turn(match.id, 1, state.version) == 2  # HELD for its pace
+    assert game.bots.deliveries.held() == 1
+    game.close()
+    store = open_store(url)
+    try:
+        stored = store.read(match.id)
+        passes = [e for e in stored if e.type == "PassChosen"]
+        assert [e.data["seat"] for e in passes] == [1]
+        dealt = parse_instant(stored[state.version - 1].recorded_at)
+        assert parse_instant(passes[0].recorded_at) >= dealt + 0.5 - 0.001  # on its beat
+    finally:
+        store.close()

@@ -13,7 +13,7 @@ import redis
 from rq import Worker
 
 from eventstore import open_store
-from harness.http import ROOT, Server, call, children, wait_until
+from harness.http import ROOT, Server, call, children, stop_workers, wait_until
 from service.analysis import round_key
 from tests.e2e.conftest import PEOPLE, create
 from tests.e2e.test_analysis import decks, play_to_round
@@ -78,10 +78,7 @@ def test_a_worker_killed_mid_round_leaves_it_to_another_and_each_round_is_kept_o
         again = {n: store.get_meta(match["id"], round_key(n)) for n in (1, 2, 3)}
         assert again == kept and all(kept.values())
     finally:
-        for process in workers:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                process.wait(20)
+        stop_workers([process for process in workers if process.poll() is None])
         server.stop()
         store.close()
         connection.close()

@@ -46,3 +46,19 @@ def test_a_closed_timer_delivers_nothing_more():
     assert timer.held() == 0
     thread.join(10)  # the timer's thread ends: nothing is left to deliver anything
     assert not thread.is_alive() and delivered == []
+
+
+def test_a_graceful_close_delivers_what_falls_due_within_the_drain_at_its_time():
+    delivered: list[tuple[str, float, float]] = []
+    timer = Deliveries()
+    start = time.time()
+    for name, after in (("soon", 0.3), ("later", 0.6), ("too late", 30.0)):
+        timer.at(start + after,
+                 lambda n=name, a=after: delivered.append((n, start + a, time.time())))
+    thread = timer._thread
+    assert thread is not None
+    timer.close(drain=1.0)  # returns once the moves due within a second are delivered
+    assert [name for name, _, _ in delivered] == ["soon", "later"]
+    assert all(at >= due for _, due, at in delivered), "never before its time"
+    timer.at(time.time(), lambda: delivered.append(("after", 0.0, 0.0)))
+    assert timer.held() == 0 and not thread.is_alive() and len(delivered) == 2
