@@ -43,6 +43,7 @@ from domain.evolve import CorruptStream, evolve
 from domain.shuffle import deal, seed_commitment
 from domain.state import Match
 from domain.table import table_for
+from domain.views import Recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +57,17 @@ class ReplayCheck:
         return self.first_bad_version is None
 
 
-def _command_for(events: Sequence[Event], i: int, state: Match | None,
-                 secret: Secret) -> Command | None:
-    """The command that produced the events from `events[i]` on, given the state before."""
+def _command_for(events: Sequence[Event], i: int, state: Match | None, secret: Secret,
+                 version: int, recorded: Recorded | None) -> Command | None:
+    """The command that produced the events from `events[i]` (version `version`) on, given
+    the state before."""
     event = events[i]
     following = events[i + 1] if i + 1 < len(events) else None
     if isinstance(event, TurnTimedOut) and following is not None:
-        # The clock's times are the events' recorded times, outside what is decided again:
-        # the check takes the clock as run out and decides the move made for the seat.
         move = _move_for(following, secret)
-        return None if move is None else TimeOut(event.seat, math.inf, 0.0, move)
+        if move is None:
+            return None
+        return TimeOut(event.seat, *_clock_of(state, event.seat, version, recorded), move)
     if isinstance(event, SeatBack):
         own = _move_for(following, secret) if following is not None else None
         if own is not None and own.bot is None and own.seat == event.seat:
@@ -78,6 +80,20 @@ def _command_for(events: Sequence[Event], i: int, state: Match | None,
     if move is not None:
         return move
     return _other_command(event, secret)
+
+
+def _clock_of(state: Match | None, seat: int, version: int,
+              recorded: Recorded | None) -> tuple[float, float]:
+    """When a timeout was recorded and when the seat's clock had started, from the events'
+    recorded times: a timeout recorded before the seat's time was up is refused by the
+    fresh decision like any move out of turn. Without the times, the clock is taken as run
+    out."""
+    if recorded is None or state is None:
+        return math.inf, 0.0
+    now, started = recorded(version), recorded(state.waiting_since(seat))
+    if now is None or started is None:
+        return math.inf, 0.0
+    return now, started
 
 
 def _move_for(event: Event, secret: Secret) -> Move | None:
@@ -100,16 +116,18 @@ def _other_command(event: Event, secret: Secret) -> Command | None:
 
 
 def replay_check(events: Sequence[Event], secret: Secret, start: Match | None = None,
-                 on_deal: Callable[[int, Match | None], None] | None = None) -> ReplayCheck:
+                 on_deal: Callable[[int, Match | None], None] | None = None,
+                 recorded: Recorded | None = None) -> ReplayCheck:
     """The first version at which the log departs from a fresh decision, if any. `events`
     follow the state `start` (a check already made up to its version, or the beginning), so
     that a log that grows is checked once, a piece at a time. `on_deal(version, state)` is
-    told the match as it stood just before each deal the check has confirmed."""
+    told the match as it stood just before each deal the check has confirmed. `recorded`
+    (when event N was recorded) lets the check hold each timeout to its seat's clock."""
     state = start
     first = start.version + 1 if start else 1  # the version of events[0]
     i = 0
     while i < len(events):
-        command = _command_for(events, i, state, secret)
+        command = _command_for(events, i, state, secret, first + i, recorded)
         if command is None:
             return ReplayCheck(first + i, f"{type(events[i]).__name__} does not follow a move",
                                state)

@@ -19,6 +19,7 @@ from typing import Any
 from domain.codec import BadEventData, from_data
 from domain.commands import Secret
 from domain.events import Event, MatchAbandoned, MatchCreated, MatchEnded, RoundDealt
+from domain.instants import parse_instant
 from domain.sealing import opens, public_form, value_at
 from domain.state import Match
 from domain.verify import deals_check, replay_check
@@ -64,6 +65,9 @@ class Walk:
         self._deals: list[int] = []  # the version of each RoundDealt, in order
         self._before: list[Match | None] = []  # the match just before each of those deals
         self._report: tuple[int, dict[str, Any]] | None = None
+        # When each event was recorded, kept only for a match with a turn clock: the check
+        # holds each timeout to the clock of its seat.
+        self._times: dict[int, float | None] | None = None
 
     def extend(self, stored: Sequence[StoredEvent]) -> None:
         """Walk on over `stored`, the events after `self.version`, oldest first."""
@@ -82,8 +86,14 @@ class Walk:
                 events.append(decoded)
                 if isinstance(decoded, MatchCreated | RoundDealt | MatchEnded | MatchAbandoned):
                     self._kept.append(decoded)
+                if isinstance(decoded, MatchCreated) and decoded.rules.turn_seconds is not None:
+                    self._times = {}
+            if self._times is not None:
+                self._times[event.version] = _instant(event.recorded_at)
         if self.replay_bad is None and events:
-            check = replay_check(events, self.secret, self._replayed, self._dealt)
+            times = self._times
+            check = replay_check(events, self.secret, self._replayed, self._dealt,
+                                 None if times is None else times.get)
             self._replayed = check.state
             self.replay_bad, self.replay_reason = check.first_bad_version, check.reason
 
@@ -132,6 +142,13 @@ class Walk:
             "first_bad_version": min(bad) if bad else None,
             "reason": _reason(self.broken, self.undecodable, self.replay_reason, bad),
         }
+
+
+def _instant(text: str) -> float | None:
+    try:
+        return parse_instant(text)
+    except (ValueError, TypeError, AttributeError):
+        return None  # a time that does not parse: the chain's check says the event changed
 
 
 def report(stored: Sequence[StoredEvent], secret: Secret) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from domain.decide import decide
 from domain.errors import IllegalMove, InvalidCommand, Violation
 from domain.events import SeatAway, SeatBack, TurnTimedOut
 from domain.rules import Rules
+from domain.verify import replay_check
 from domain.views import clocks, view_for, view_json
 from tests.builders import SECRET, UNBROKEN, create_command, given, hold_round, then
 
@@ -131,3 +132,21 @@ def _round_to(state, seat):
         mover = state.turn
         state, _ = then(state, PlayCard(mover, view_for(state, mover).you.legal[0], SECRET))
     return state
+
+
+def test_the_integrity_check_holds_a_timeout_to_its_seats_clock():
+    """With the events' recorded times, a timeout recorded before the seat's time was up is
+    where the log departs from a fresh decision; one on time, or later, checks."""
+    created = decide(None, create_command(CLOCK))  # events 1 and 2: the clock starts at 2
+    state = given(*created)
+    _, timed_out = time_out(state, 0)  # events 3 and 4
+    log = [*created, *timed_out]
+
+    def recorded(timeout_at: float):
+        return {1: 0.0, 2: 10.0, 3: timeout_at, 4: timeout_at}.get
+
+    assert replay_check(log, SECRET, recorded=recorded(40.0)).ok  # 30 s after the deal
+    assert replay_check(log, SECRET, recorded=recorded(55.5)).ok
+    early = replay_check(log, SECRET, recorded=recorded(39.9))
+    assert early.first_bad_version == 3 and "wrong_phase" in early.reason
+    assert replay_check(log, SECRET).ok, "without the times, the clock is taken as run out"
