@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml client/pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install serve deploy test coverage bench bench-scale soak fuzz redis-server chromium screenshots wrk curl-jq
+.PHONY: install serve deploy test coverage bench bench-ismcts ismcts-extra bench-scale soak fuzz redis-server chromium screenshots wrk curl-jq
 
 $(STAMP): pyproject.toml client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,8 +63,15 @@ wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 
-bench: install redis-server wrk
+bench: install redis-server wrk ismcts-extra
 	$(PY) -m bench
+
+# OpenSpiel, for `bench ismcts` alone; `bench ismcts-full` is the long run (hours).
+ismcts-extra: install
+	@$(PY) -c "import pyspiel" 2>/dev/null || $(PY) -m pip install --quiet -e '.[ismcts]'
+
+bench-ismcts: ismcts-extra
+	$(PY) -m bench ismcts
 
 # Scale-out: appends on a Redis Cluster, then five minutes of load with faults (about 8 min).
 bench-scale: install redis-server

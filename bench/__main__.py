@@ -1,6 +1,7 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
 NAME...` (domain store api bots search search-full timing streams fair play views checks client
-pace rq cluster load soak memory analysis)."""
+pace rq cluster load soak memory analysis ismcts
+ismcts-full)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ SUITES = {
     "soak": "bench.load_bench:soak",  # thirty minutes: only when asked for
     "memory": "bench.memory_bench",  # a few minutes: only when asked for
     "analysis": "bench.analysis_bench",  # fifteen minutes: only when asked for
+    "ismcts": "bench.ismcts_bench",  # a quick run against OpenSpiel's IS-MCTS
+    "ismcts-full": "bench.ismcts_bench:full",  # hours: only when asked for
 }
 
 # The long ones run only when named: `make bench` stays under ten minutes.
 ON_REQUEST = ("search-full", "checks", "client", "pace", "cluster", "load", "soak", "memory",
-              "analysis")
+              "analysis", "ismcts-full")
 
 
 def main(names: list[str]) -> None:

@@ -1,0 +1,232 @@
+"""The expert against an outside reference: OpenSpiel's information-set MCTS (its C++ bot,
+random rollouts), on the same deals, one round a deal.
+
+Duplicate deals: each deal is played with the expert alone at each seat against three
+IS-MCTS bots, and the mirror, IS-MCTS alone at each seat against three experts. Every hand is
+so held by both players, each alone against three of the other, and the luck of the cards
+cancels in the difference. OpenSpiel's hearts state mirrors every action: after each one the
+two engines must agree on whose turn it is, on the legal cards, and at the end on the scores.
+
+OpenSpiel's hearts bot cannot choose a pass once another seat has passed (its resampling of
+the hidden cards fails there), so an IS-MCTS pass is searched on a copy of the deal turned so
+that its seat passes first: the same hand, direction and knowledge.
+
+Run `make bench-ismcts` (installs open-spiel, a bench-only extra; the server never needs it)
+for the quick run, or `.venv/bin/python -m bench ismcts-full` for the full one.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from random import Random
+from typing import Any
+
+from domain.bots.base import bot_command
+from domain.bots.duplicate import dealt_state
+from domain.bots.levels import policy_named
+from domain.cards import DECK, Card, parse_card
+from domain.commands import PassCards, PlayCard, Secret
+from domain.decide import decide
+from domain.events import RoundScored
+from domain.evolve import fold
+from domain.legal import legal_cards
+from domain.passing import pass_direction
+from domain.rules import Rules
+from domain.state import Match, Status
+from domain.views import seats_to_act, view_for
+
+RULES = Rules()  # Cardems's own: the queen does not break hearts, no points on trick 1
+OPEN_SPIEL_RULES = {"qs_breaks_hearts": False, "must_break_hearts": True,
+                    "no_pts_on_first_trick": True, "can_lead_any_club": False,
+                    "jd_bonus": False, "avoid_all_tricks_bonus": False,
+                    "can_lead_hearts_instead_of_qs": False, "pass_cards": True}
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"  # OpenSpiel's order: a card's action is rank * 4 + suit
+# OpenSpiel's pass chance outcomes, by our pass directions (round 1 left, 2 right, 3 across,
+# 4 hold).
+PASS_OUTCOME = {"left": 1, "across": 2, "right": 3, "hold": 0}
+SECRET = Secret(bytes(32))
+QUICK = {"deals": 3, "simulations": (2000,), "seed": 2812}
+FULL = {"deals": 100, "simulations": (2000, 10000), "seed": 2800}
+UCT_C = 2.0
+EXPERT = policy_named("expert")
+
+
+def action_of(card: Card) -> int:
+    text = str(card)
+    return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
+
+
+def card_of(action: int) -> Card:
+    return parse_card(RANKS[action // 4] + SUITS[action % 4])
+
+
+@dataclass
+class Clock:
+    """Each side's decision times, in seconds."""
+
+    times: dict[str, list[float]] = field(default_factory=lambda: {"expert": [],
+                                                                    "ismcts": []})
+
+    def timed(self, side: str, decide_now: Callable[[], Any]) -> Any:
+        start = time.perf_counter()
+        got = decide_now()
+        self.times[side].append(time.perf_counter() - start)
+        return got
+
+
+class Reference:
+    """OpenSpiel's hearts and its IS-MCTS bot at one budget."""
+
+    def __init__(self, simulations: int, seed: int) -> None:
+        import pyspiel  # a bench-only extra
+
+        self.pyspiel = pyspiel
+        self.game = pyspiel.load_game("hearts", OPEN_SPIEL_RULES)
+        self.evaluator = pyspiel.RandomRolloutEvaluator(1, seed)  # kept alive with the bot
+        self.bot = pyspiel.ISMCTSBot(seed, self.evaluator, UCT_C, simulations, -1,
+                                     pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                                     False, False)
+
+    def dealt(self, hands: Sequence[Sequence[Card]], direction: str) -> Any:
+        """OpenSpiel's state after the pass direction and the deal: the k-th card dealt goes
+        to player k mod 4."""
+        state = self.game.new_initial_state()
+        state.apply_action(PASS_OUTCOME[direction])
+        ordered = [sorted(hand, key=action_of) for hand in hands]
+        for k in range(52):
+            state.apply_action(action_of(ordered[k % 4][k // 4]))
+        return state
+
+    def pass_of(self, hands: Sequence[Sequence[Card]], direction: str,
+                seat: int) -> tuple[Card, ...]:
+        """IS-MCTS's pass for `seat`, searched on the deal turned so that the seat passes
+        first."""
+        turned = [hands[(seat + i) % 4] for i in range(4)]
+        state = self.dealt(turned, direction)
+        chosen = []
+        for _ in range(3):
+            action = self.bot.step(state)
+            chosen.append(card_of(action))
+            state.apply_action(action)
+        return tuple(chosen)
+
+
+def play_round(deck: Sequence[Card], number: int, alone: int, who_alone: str,
+               reference: Reference, clock: Clock, rng: Random) -> tuple[int, ...]:
+    """One round: `who_alone` ("expert" or "ismcts") at seat `alone`, the other at the
+    rest. Both engines step together. The points each seat took (after the moon)."""
+    state: Match = dealt_state(deck, number, SECRET, RULES)
+    assert state.round is not None
+    hands = [tuple(h) for h in state.round.hands]
+    direction = pass_direction(number).value
+    mirror = reference.dealt(hands, direction)
+    side = ["ismcts" if (s == alone) == (who_alone == "ismcts") else "expert"
+            for s in range(4)]
+    while True:
+        seat = mirror.current_player()
+        _agree(state, mirror, seat)
+        if side[seat] == "expert":
+            command = clock.timed("expert", partial(
+                bot_command, view_for(state, seat), EXPERT, rng, SECRET))
+        elif state.status is Status.PASSING:
+            cards = clock.timed("ismcts", partial(reference.pass_of, hands, direction, seat))
+            command = PassCards(seat, cards, SECRET, "ismcts")
+        else:
+            action = clock.timed("ismcts", partial(reference.bot.step, mirror))
+            command = PlayCard(seat, card_of(action), SECRET, "ismcts")
+        assert isinstance(command, PassCards | PlayCard)
+        for card in command.cards if isinstance(command, PassCards) else (command.card,):
+            mirror.apply_action(action_of(card))
+        events = decide(state, command)
+        scored = [e for e in events if isinstance(e, RoundScored)]
+        if scored:
+            assert mirror.is_terminal(), "both rounds end together"
+            scores = scored[0].scores
+            assert list(mirror.returns()) == [26.0 - s for s in scores], \
+                ("scores", mirror.returns(), scores)
+            return tuple(scores)
+        after = fold(events, state)
+        assert after is not None
+        state = after
+
+
+def _agree(state: Match, mirror: Any, seat: int) -> None:
+    """The two engines wait on the same seat, which may play the same cards."""
+    assert state.round is not None
+    assert seat in seats_to_act(state), ("turn", seat, seats_to_act(state))
+    theirs = sorted(card_of(a) for a in mirror.legal_actions())
+    if state.status is Status.PASSING:
+        assert theirs == sorted(state.round.hands[seat]), "the hand to pass from"
+    else:
+        assert state.round.turn == seat, ("turn", seat, state.round.turn)
+        assert theirs == sorted(legal_cards(state.round, state.rules, seat)), "legal cards"
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, half
+
+
+def run(deals: int, simulations: int, seed: int) -> None:
+    rng = Random(seed)
+    reference = Reference(simulations, seed)
+    clock = Clock()
+    per_deal: list[tuple[float, float]] = []  # the expert's and IS-MCTS's points, 4 hands each
+    started = time.perf_counter()
+    for d in range(deals):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        number = 1 + d % 4  # every pass direction, and the hold, in turn
+        expert_points = ismcts_points = 0.0
+        for seat in range(4):
+            expert_points += play_round(deck, number, seat, "expert", reference, clock, rng)[seat]
+            ismcts_points += play_round(deck, number, seat, "ismcts", reference, clock, rng)[seat]
+        per_deal.append((expert_points, ismcts_points))
+    hands = 4 * deals
+    expert_total = sum(e for e, _ in per_deal)
+    ismcts_total = sum(i for _, i in per_deal)
+    gap, half = interval([(e - i) / 4 for e, i in per_deal])
+    e_mean, e_half = interval([e / 4 for e, _ in per_deal])
+    i_mean, i_half = interval([i / 4 for _, i in per_deal])
+    print(f"  IS-MCTS {simulations} simulations, {deals} deals (seed {seed}), {hands} hands "
+          f"each, {time.perf_counter() - started:.0f} s")
+    print(f"    points a hand: expert {e_mean:.2f} \u00b1 {e_half:.2f}, IS-MCTS "
+          f"{i_mean:.2f} \u00b1 {i_half:.2f}; expert - IS-MCTS {gap:+.2f} \u00b1 {half:.2f}")
+    ratio = expert_total / ismcts_total if ismcts_total else float("nan")
+    print(f"    the expert takes {ratio:.2f} of IS-MCTS's points")
+    for side, times in clock.times.items():
+        ordered = sorted(times)
+        print(f"    {side:7s} decision p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, p95 "
+              f"{ordered[int(len(ordered) * 0.95)] * 1000:.0f} ms over {len(times)} decisions")
+
+
+def _ready() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("bench ismcts needs OpenSpiel: `make bench-ismcts` installs it (a bench extra)")
+        return False
+    return True
+
+
+def main(settings: dict[str, Any] = QUICK) -> None:
+    if not _ready():
+        return
+    print("ismcts: the expert against OpenSpiel's IS-MCTS, duplicate deals, one round each")
+    for simulations in settings["simulations"]:
+        run(settings["deals"], simulations, settings["seed"])
+
+
+def full() -> None:
+    main(FULL)
+
+
+if __name__ == "__main__":
+    main()
