@@ -16,6 +16,7 @@ from werkzeug.routing import IntegerConverter
 from api import counting, limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
+from eventstore import StoreConfig
 from service.bootstrap import DEFAULT_STORE, Dispatch, build_service
 from service.fair_use import FairUse
 from web import init_app as init_web
@@ -26,7 +27,7 @@ OPENAPI = Path(__file__).parent / "openapi.yaml"
 
 @dataclass(frozen=True)
 class Settings:
-    store: str = DEFAULT_STORE
+    store: StoreConfig | str = DEFAULT_STORE  # a string is parsed once, here
     dispatch: Dispatch | None = None  # where bot turns run, as the command line chose
     sse_keepalive: float = 15.0
     max_streams: int = 5000  # live streams one API process serves at once
@@ -66,13 +67,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.json = FastJSON(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["SSE_KEEPALIVE"] = settings.sse_keepalive
-    service = build_service(settings.store, settings.dispatch, settings.pace, settings.fair)
+    store = StoreConfig.of(settings.store)
+    service = build_service(store, settings.dispatch, settings.pace, settings.fair)
     app.extensions["cardems"] = service
     problems.init_app(app)
     counting.init_app(app)
     matches.init_app(app)
     stream.init_app(app, settings.max_streams, settings.streams_per_client)
-    limits.init_app(app, settings.store, settings.create_limit, settings.move_limit,
+    limits.init_app(app, store, settings.create_limit, settings.move_limit,
                     settings.check_limit)
     app.register_blueprint(get_swaggerui_blueprint("/docs", "/openapi.yaml"))
     init_web(app)

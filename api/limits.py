@@ -12,6 +12,8 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
 
+from eventstore import StoreConfig
+
 CREATE_LIMIT = "20/minute;200/hour"
 MOVE_LIMIT = "600/minute"  # a person moves a few times a minute; a client of four, a bit more
 # Audits and verifications cost more than a view: a person reviewing a match asks for a few a
@@ -51,14 +53,12 @@ on_move = limiter.shared_limit(_move_limit, scope="moves")
 on_check = limiter.shared_limit(_check_limit, scope="checks")
 
 
-def init_app(app: Flask, store_url: str, create_limit: str = CREATE_LIMIT,
+def init_app(app: Flask, store: StoreConfig, create_limit: str = CREATE_LIMIT,
              move_limit: str = MOVE_LIMIT, check_limit: str = CHECK_LIMIT) -> None:
     app.config["CARDEMS_CREATE_LIMIT"] = create_limit
     app.config["CARDEMS_MOVE_LIMIT"] = move_limit
     app.config["CARDEMS_CHECK_LIMIT"] = check_limit
-    # A cluster store's own options (?wait=...) are not the limiter's.
-    app.config["RATELIMIT_STORAGE_URI"] = store_url.split("?")[0] \
-        if store_url.startswith("redis") else "memory://"
+    app.config["RATELIMIT_STORAGE_URI"] = store.limiter_url
     # Flask runs the last registered first: this one sees the limiter's headers.
     app.after_request(_retry_only_when_asked)
     limiter.init_app(app)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from domain.events import SeatSpec
 from domain.rules import Rules
 from domain.views import view_for, view_json
+from eventstore import StoreConfig
 from harness.http import resident_mib
 from service import MatchService
 from service.bootstrap import build_service
@@ -56,8 +57,8 @@ def _traced(make: Callable[[], object]) -> int:
 
 def run() -> None:
     folder = tempfile.mkdtemp(prefix="cardems-memory-")
-    service = build_service(f"sqlite:///{folder}/memory.sqlite3",
-                            dispatch_for("inline", "", bot_threads=2), pace=NO_PACE)
+    store = StoreConfig.parse(f"sqlite:///{folder}/memory.sqlite3")
+    service = build_service(store, dispatch_for("inline", store, bot_threads=2), pace=NO_PACE)
     rng = random.Random(1)
     reads = service.reads
     print(f"memory: matches of 3 to 6 bots played in process, every view read once; at most"

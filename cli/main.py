@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from api.limits import CHECK_LIMIT, CREATE_LIMIT, MOVE_LIMIT
 from domain.bots.levels import BOT_LEVELS
 from domain.table import MAX_SEATS, MIN_SEATS
+from eventstore import StoreConfig, StoreError
 from service.bootstrap import DEFAULT_STORE, store_problem
 from service.fair_use import FairUse
 from service.pacing import DEFAULT_PACE, parse_pace
@@ -156,24 +157,34 @@ def run(args: argparse.Namespace) -> int:
             from service import metrics
 
             metrics.serve(args.metrics_host, args.metrics_port)
-        return run_worker(args.store, args.burst, args.queue, args.pace)
+        try:
+            store = StoreConfig.parse(args.store)  # the one reading of the URL
+        except StoreError as exc:
+            print(f"cardems worker: {exc}", file=sys.stderr)
+            return 2
+        return run_worker(store, args.burst, args.queue, args.pace)
     return 2
 
 
 def _serve(args: argparse.Namespace) -> int:
     from api.app import Settings, create_app
 
-    bots = args.bots or ("rq" if args.store.startswith("redis") else "inline")
+    try:
+        store = StoreConfig.parse(args.store)  # the one reading of the URL
+    except StoreError as exc:
+        print(f"cardems serve: {exc}", file=sys.stderr)
+        return 2
+    bots = args.bots or ("rq" if store.on_redis else "inline")
     if args.queue and bots != "rq":
         print("cardems serve: --queue is for bots on rq", file=sys.stderr)
         return 2
-    problem = store_problem(args.store)
+    problem = store_problem(store)
     if problem:
         print(f"cardems serve: {problem}", file=sys.stderr)
         return 2
     from workers.choice import dispatch_for
 
-    settings = Settings(store=args.store, dispatch=dispatch_for(bots, args.store, args.queue),
+    settings = Settings(store=store, dispatch=dispatch_for(bots, store, args.queue),
                         sse_keepalive=args.keepalive, pace=args.pace,
                         max_streams=args.max_streams,
                         streams_per_client=args.streams_per_client,

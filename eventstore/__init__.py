@@ -15,9 +15,9 @@ from eventstore.base import (
     StoreError,
     chain_hash,
 )
-from eventstore.open import open_store
+from eventstore.open import StoreConfig, open_store
 
 __all__ = [
     "GENESIS_HASH", "MARK", "Cap", "CapReached", "ConcurrencyError", "EventStore", "NewEvent",
-    "StoreError", "StoredEvent", "chain_hash", "open_store",
+    "StoreConfig", "StoreError", "StoredEvent", "chain_hash", "open_store",
 ]

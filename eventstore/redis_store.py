@@ -17,7 +17,6 @@ import json
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import redis
 from redis.cluster import RedisCluster
@@ -34,6 +33,7 @@ from eventstore.base import (
     chained,
 )
 from eventstore.kept import Kept
+from eventstore.open import CLUSTER, StoreConfig
 
 # Shared by the scripts: the counts of marks kept beside their index ("key|value" and "key|"
 # for all values), for the appends that check a cap. A store written before the counts
@@ -145,7 +145,6 @@ return 1
 """
 MARKS = "cardems:marks"  # the index of marked meta: "key|stream" -> value
 BUCKETS = 128  # hash tags the matches are spread over on a cluster
-CLUSTER_SCHEME = "redis+cluster://"
 
 HEADS_KEPT = 10_000
 
@@ -218,26 +217,16 @@ class RedisStore:
         self._heads: Kept[str, tuple[int, str]] = Kept(HEADS_KEPT)  # (version, hash) last seen
 
     @classmethod
-    def from_url(cls, url: str) -> RedisStore:
-        if url.startswith(CLUSTER_SCHEME):
-            return cls.on_cluster(url)
-        return cls(redis.Redis.from_url(url, decode_responses=True, health_check_interval=30))
-
-    @classmethod
-    def on_cluster(cls, url: str) -> RedisStore:
-        """redis+cluster://HOST:PORT[?wait=N&wait_ms=MS], any node of the cluster."""
-        parts = urlsplit(url)
-        options = dict(parse_qsl(parts.query))
-        unknown = set(options) - {"wait", "wait_ms"}
-        if unknown or not all(v.isdigit() for v in options.values()):
-            raise StoreError("redis+cluster://HOST:PORT takes only ?wait=REPLICAS&wait_ms=MS")
-        plain = urlunsplit(("redis", parts.netloc, "", "", ""))
-        try:
-            client: RedisCluster = RedisCluster.from_url(plain, decode_responses=True)
-        except redis.RedisError as exc:
-            raise StoreError(f"redis cluster at {parts.netloc}: {exc}") from exc
-        return cls(client, Buckets(), int(options.get("wait", 1)),
-                   int(options.get("wait_ms", 1000)))
+    def from_config(cls, config: StoreConfig) -> RedisStore:
+        if config.kind == CLUSTER:
+            try:
+                client: RedisCluster = RedisCluster.from_url(config.client_url,
+                                                             decode_responses=True)
+            except redis.RedisError as exc:
+                raise StoreError(f"redis cluster at {config.client_url}: {exc}") from exc
+            return cls(client, Buckets(), config.wait, config.wait_ms)
+        return cls(redis.Redis.from_url(config.client_url, decode_responses=True,
+                                        health_check_interval=30))
 
     def _events(self, stream: str) -> str:
         return self.layout.keys(stream)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from eventstore import StoreError, open_store
+from eventstore import StoreConfig, StoreError, open_store
 from eventstore.open import DEFAULT_STORE
 from service import MatchService
 from service.bot_turns import Dispatcher
@@ -16,14 +16,14 @@ Dispatch = Callable[[MatchService], Dispatcher | None]  # gives a built service 
 __all__ = ["DEFAULT_STORE", "Dispatch", "build_service", "store_problem"]
 
 
-def build_service(store_url: str, dispatch: Dispatch | None = None,
+def build_service(store: StoreConfig | str, dispatch: Dispatch | None = None,
                   pace: Mapping[str, float] | None = None,
                   fair: FairUse | None = None, recover: bool = True) -> MatchService:
-    """A service on the store at `store_url`, its bot turns given to what `dispatch` picks
+    """A service on `store`, its bot turns given to what `dispatch` picks
     (the edges choose it: `workers.choice`); none, and the turns wait in the store's marks.
     `recover`: hand on the bot turns nobody is making (off in RQ workers, which sweep their
     own queue's)."""
-    service = MatchService(open_store(store_url), pace=pace, fair=fair)
+    service = MatchService(open_store(store), pace=pace, fair=fair)
     service.dispatcher = dispatch(service) if dispatch is not None else None
     # RQ workers sweep the turns pending in their queue. A turn that never became pending (its
     # hand-off failed while the store's Redis failed over) is found here, from the match's own
@@ -32,11 +32,11 @@ def build_service(store_url: str, dispatch: Dispatch | None = None,
     return service
 
 
-def store_problem(url: str) -> str | None:
-    """Why the store at `url` cannot be served (a bad URL, an unreachable backend, an old
-    event format), or None when it can: checked once before any worker starts."""
+def store_problem(config: StoreConfig) -> str | None:
+    """Why the store cannot be served (an unreachable backend, an old event format), or None
+    when it can: checked once before any worker starts."""
     try:
-        store = open_store(url)
+        store = open_store(config)
     except StoreError as exc:
         return str(exc)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eventstore import StoreConfig
 from service import MatchService, metrics
 from service.bootstrap import Dispatch
 from service.bot_turns import Dispatcher
@@ -9,7 +10,7 @@ from service.bot_turns import Dispatcher
 BOT_DISPATCHERS = ("inline", "rq", "off")
 
 
-def dispatch_for(bots: str, store_url: str, queue_url: str | None = None,
+def dispatch_for(bots: str, store: StoreConfig, queue_url: str | None = None,
                  bot_threads: int = 16) -> Dispatch:
     """How to give a service its dispatcher: a thread pool in this process (inline), RQ jobs
     for `cardems worker`s (rq), or none (off: the turns wait in the store's marks)."""
@@ -28,7 +29,7 @@ def dispatch_for(bots: str, store_url: str, queue_url: str | None = None,
         if bots == "rq":
             from workers.rq_dispatch import RqDispatcher
 
-            rq = RqDispatcher(store_url, queue_url)
+            rq = RqDispatcher(store, queue_url)
             metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting, rq.pending),
                               across="livemax")
             return rq

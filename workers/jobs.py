@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 from functools import partial
 
+from eventstore import StoreConfig
 from service import MatchService
 from service.bootstrap import build_service
 from service.bot_turns import HELD, MADE
@@ -80,8 +81,9 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     """
     built = _SERVICES.get((store_url, queue_url))
     if built is None:
-        relay = Relay(RqDispatcher(store_url, queue_url))
-        service = build_service(store_url, lambda _: relay, pace=PACE, recover=False)
+        store = StoreConfig.parse(store_url)  # once for this process's service of the store
+        relay = Relay(RqDispatcher(store, queue_url))
+        service = build_service(store, lambda _: relay, pace=PACE, recover=False)
         built = _SERVICES[(store_url, queue_url)] = (service, relay)
     return built
 

@@ -37,6 +37,8 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 from rq.job import Job
 
+from eventstore import StoreConfig
+from eventstore.open import CLUSTER
 from workers.dispatch import job_id
 
 log = logging.getLogger(__name__)
@@ -56,7 +58,6 @@ RESULT_TTL = 0
 TRACE_TTL = 600
 
 PLAIN = ("redis://", "rediss://", "unix://")
-CLUSTER = "redis+cluster://"
 
 Attempt = tuple[str, int, int, int]  # match id, seat, version, attempt (0, then each requeue)
 JOB_ID = re.compile(r"bot_(?P<match>.+)_(?P<seat>[0-9]+)_(?P<version>[0-9]+)"
@@ -117,22 +118,22 @@ class RqDispatcher:
 
     name = "rq"
 
-    def __init__(self, store_url: str, queue_url: str | None = None) -> None:
-        on_cluster = store_url.startswith(CLUSTER)
+    def __init__(self, store: StoreConfig | str, queue_url: str | None = None) -> None:
+        store = StoreConfig.of(store)
+        on_cluster = store.kind == CLUSTER
         if on_cluster and queue_url is None:
             raise ValueError("bots on rq with a Redis Cluster store need a queue Redis of"
                              " their own: --queue redis://HOST:PORT/DB")
-        self.store_url = store_url
-        self.queue_url = queue_url or store_url
-        if not store_url.startswith((*PLAIN, CLUSTER)) or not self.queue_url.startswith(PLAIN):
+        self.store_url = store.url  # what each job carries to its worker
+        self.queue_url = queue_url or store.url
+        if not store.on_redis or not self.queue_url.startswith(PLAIN):
             raise ValueError("bots on rq need Redis: --store redis://HOST:PORT/DB or"
                              " redis+cluster://HOST:PORT, and --queue a Redis URL")
         self.connection: redis.Redis | RedisCluster  # the pending set: durable
         if on_cluster:  # any node; the store's own options (?wait=...) are not the client's
-            node = store_url.removeprefix(CLUSTER).split("?")[0]
-            self.connection = RedisCluster.from_url(f"redis://{node}")
+            self.connection = RedisCluster.from_url(store.client_url)
         else:
-            self.connection = redis.Redis.from_url(store_url)
+            self.connection = redis.Redis.from_url(store.client_url)
         self.queue_connection = redis.Redis.from_url(self.queue_url)
         self.queue = Queue(QUEUE, connection=self.queue_connection)
         self.person_queue = Queue(PERSON_QUEUE, connection=self.queue_connection)

@@ -14,6 +14,7 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.job import Job
 
+from eventstore import StoreConfig
 from service.pacing import DEFAULT_PACE
 from workers.jobs import STOPPING, close_all, configure
 from workers.rq_dispatch import ANALYSIS_QUEUE, PERSON_QUEUE, QUEUE, RqDispatcher
@@ -68,10 +69,10 @@ class TurnWorker(SimpleWorker):
             raise StopRequested()
 
 
-def run_worker(store_url: str, burst: bool = False, queue_url: str | None = None,
+def run_worker(store: StoreConfig, burst: bool = False, queue_url: str | None = None,
                pace: Mapping[str, float] | None = None) -> int:
     configure(pace if pace is not None else DEFAULT_PACE)
-    dispatcher = RqDispatcher(store_url, queue_url)
+    dispatcher = RqDispatcher(store, queue_url)
     connection = redis.Redis.from_url(dispatcher.queue_url)
     stop = threading.Event()
     sweeper = threading.Thread(target=_sweep_forever, args=(dispatcher, stop), daemon=True)

@@ -2,7 +2,7 @@ import pytest
 import redis
 from redis.crc import key_slot
 
-from eventstore import NewEvent
+from eventstore import NewEvent, StoreConfig
 from eventstore.redis_store import RedisStore
 from tests.integration.store_contract import StoreContract, new
 
@@ -42,7 +42,8 @@ def test_a_head_remembered_stale_is_read_again_and_the_chain_stays_whole(url):
     """One process remembers the head it wrote; the stream is then rewritten under it (a
     restore from a backup, say). Its next append must chain from the stored head, not the
     remembered one."""
-    first, other = RedisStore.from_url(url), RedisStore.from_url(url)
+    config = StoreConfig.parse(url)
+    first, other = RedisStore.from_config(config), RedisStore.from_config(config)
     try:
         first.append("stale", new(1), 0)  # `first` remembers version 1 and its hash
         other.client.delete("cardems:{stale}:events")
