@@ -16,8 +16,7 @@ from werkzeug.routing import IntegerConverter
 from api import counting, limits, matches, problems, stream
 from api.json_body import MAX_BODY
 from api.responses import HealthOut
-from eventstore import StoreConfig
-from service.bootstrap import DEFAULT_STORE, Dispatch, build_service
+from service.bootstrap import DEFAULT_STORE, Dispatch, StoreConfig, build_service
 from service.fair_use import FairUse
 from web import init_app as init_web
 

@@ -12,7 +12,7 @@ from flask import Flask, Response, current_app, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
 
-from eventstore import StoreConfig
+from service.bootstrap import StoreConfig
 
 CREATE_LIMIT = "20/minute;200/hour"
 MOVE_LIMIT = "600/minute"  # a person moves a few times a minute; a client of four, a bit more

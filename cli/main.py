@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from api.limits import CHECK_LIMIT, CREATE_LIMIT, MOVE_LIMIT
 from domain.bots.levels import BOT_LEVELS
 from domain.table import MAX_SEATS, MIN_SEATS
-from eventstore import StoreConfig, StoreError
-from service.bootstrap import DEFAULT_STORE, store_problem
+from service.bootstrap import DEFAULT_STORE, StoreConfig, StoreError, store_problem
 from service.fair_use import FairUse
 from service.pacing import DEFAULT_PACE, parse_pace
 

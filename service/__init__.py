@@ -32,13 +32,16 @@ from service.matches import Matches, decode, utc_now
 from service.reads import Reads, event_item
 from service.sweeps import Sweeper
 
-__all__ = ["Created", "Dispatcher", "MatchService", "Reply", "decode", "event_item"]
+__all__ = ["Created", "Dispatch", "Dispatcher", "MatchService", "Reply", "decode",
+           "event_item"]
+# Makes the dispatcher of a service being built, from that service (None: no bots run here).
+Dispatch = Callable[["MatchService"], Dispatcher | None]
 
 
 class MatchService:
     """One store's matches: commands, reads and bot turns, with one dispatcher for the bots."""
 
-    def __init__(self, store: EventStore, dispatcher: Dispatcher | None = None,
+    def __init__(self, store: EventStore, dispatch: Dispatch | None = None,
                  now: Callable[[], str] = utc_now,
                  entropy: Callable[[int], bytes] = secrets.token_bytes,
                  clock: Callable[[], float] = time.time,
@@ -51,8 +54,13 @@ class MatchService:
         self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
         self.commands.on_moved = self.bots.hand_off
         self.analyses = Analyses(self.matches, self.reads, clock)
-        self.dispatcher = dispatcher
         self.sweeper = Sweeper(self.bots, self.commands, self.analyses)
+        # The dispatcher runs this service's own bot turns and analyses, so it is made from
+        # the service, once, as the last step of building it: nothing is rewired later.
+        self._dispatcher = dispatch(self) if dispatch is not None else None
+        self.bots.dispatcher = self._dispatcher
+        if self._dispatcher is not None:
+            self.analyses.hand = self._dispatcher.analyse
 
     @property
     def store(self) -> EventStore:
@@ -60,12 +68,7 @@ class MatchService:
 
     @property
     def dispatcher(self) -> Dispatcher | None:
-        return self.bots.dispatcher
-
-    @dispatcher.setter
-    def dispatcher(self, dispatcher: Dispatcher | None) -> None:
-        self.bots.dispatcher = dispatcher
-        self.analyses.hand = dispatcher.analyse if dispatcher is not None else None
+        return self._dispatcher
 
     def close(self) -> None:
         """Stop what runs on its own and let go of the store, at a graceful stop: the sweeps,

@@ -3,17 +3,17 @@ that builds it chooses (`workers.choice` names the dispatchers that exist)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from eventstore import StoreConfig, StoreError, open_store
-from eventstore.open import DEFAULT_STORE
-from service import MatchService
-from service.bot_turns import Dispatcher
+from eventstore.open import CLUSTER, DEFAULT_STORE
+from service import Dispatch, MatchService
 from service.fair_use import FairUse
 from service.matches import ensure_format
 
-Dispatch = Callable[[MatchService], Dispatcher | None]  # gives a built service its bots
-__all__ = ["DEFAULT_STORE", "Dispatch", "build_service", "store_problem"]
+# The store's configuration, for the edges: they read the URL once and pass this on.
+__all__ = ["CLUSTER", "DEFAULT_STORE", "Dispatch", "StoreConfig", "StoreError", "build_service",
+           "store_problem"]
 
 
 def build_service(store: StoreConfig | str, dispatch: Dispatch | None = None,
@@ -23,8 +23,7 @@ def build_service(store: StoreConfig | str, dispatch: Dispatch | None = None,
     (the edges choose it: `workers.choice`); none, and the turns wait in the store's marks.
     `recover`: hand on the bot turns nobody is making (off in RQ workers, which sweep their
     own queue's)."""
-    service = MatchService(open_store(store), pace=pace, fair=fair)
-    service.dispatcher = dispatch(service) if dispatch is not None else None
+    service = MatchService(open_store(store), dispatch, pace=pace, fair=fair)
     # RQ workers sweep the turns pending in their queue. A turn that never became pending (its
     # hand-off failed while the store's Redis failed over) is found here, from the match's own
     # mark, once it is overdue; queuing it twice is harmless (one job id per turn).

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from eventstore import StoreConfig
 from service import MatchService, metrics
-from service.bootstrap import Dispatch
+from service.bootstrap import Dispatch, StoreConfig
 from service.bot_turns import Dispatcher
 
 BOT_DISPATCHERS = ("inline", "rq", "off")

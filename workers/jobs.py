@@ -7,9 +7,8 @@ import time
 from collections.abc import Mapping
 from functools import partial
 
-from eventstore import StoreConfig
 from service import MatchService
-from service.bootstrap import build_service
+from service.bootstrap import StoreConfig, build_service
 from service.bot_turns import HELD, MADE
 from workers.dispatch import Closing
 from workers.rq_dispatch import Attempt, RqDispatcher

@@ -37,8 +37,7 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 from rq.job import Job
 
-from eventstore import StoreConfig
-from eventstore.open import CLUSTER
+from service.bootstrap import CLUSTER, StoreConfig
 from workers.dispatch import job_id
 
 log = logging.getLogger(__name__)

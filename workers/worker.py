@@ -14,7 +14,7 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.job import Job
 
-from eventstore import StoreConfig
+from service.bootstrap import StoreConfig
 from service.pacing import DEFAULT_PACE
 from workers.jobs import STOPPING, close_all, configure
 from workers.rq_dispatch import ANALYSIS_QUEUE, PERSON_QUEUE, QUEUE, RqDispatcher

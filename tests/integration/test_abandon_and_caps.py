@@ -85,9 +85,10 @@ def test_matches_of_bots_alone_are_capped_per_client_and_in_all_until_they_end(s
 
 
 def test_a_match_of_bots_alone_is_abandoned_past_its_most_rounds(store):
-    game = MatchService(store, fair=FairUse(bot_rounds=1))
-    dispatcher = InlineDispatcher(game.bot_turn, 2)
-    game.dispatcher = dispatcher
+    game = MatchService(store, lambda service: InlineDispatcher(service.bot_turn, 2),
+                        fair=FairUse(bot_rounds=1))
+    dispatcher = game.dispatcher
+    assert dispatcher is not None
     try:
         match_id = game.create(BOTS, Rules(end_score=10_000)).match.id
         deadline = time.monotonic() + 60

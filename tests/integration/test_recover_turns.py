@@ -24,8 +24,11 @@ def test_a_turn_nobody_holds_is_handed_on_once_overdue_and_at_startup_at_once(tm
     bots = game.create(BOTS, Rules()).match.id
     person = game.create(PERSON, Rules()).match.id
     assert store.marked(BOT_WAIT) == {bots: "2", person: "2"}
-    dispatcher = InlineDispatcher(game.bot_turn, 2)
-    game.dispatcher = dispatcher
+    # A process with bots starts on the same store.
+    game = MatchService(store, lambda service: InlineDispatcher(service.bot_turn, 2),
+                        clock=lambda: now[0], pace={"random": 2.0})
+    dispatcher = game.dispatcher
+    assert dispatcher is not None
     try:
         assert game.bots.recover() == 0, "within its pace and the grace, a turn is left be"
         now[0] += 2.0 + 5.0 + 1

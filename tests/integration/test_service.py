@@ -134,7 +134,7 @@ def test_a_rerun_of_a_turn_whose_mover_died_before_handing_on_hands_it_on(store)
     # Any seat but the one holding the two of clubs, which is to lead now.
     passed = next(s for s in range(4) if s not in seats_to_act(played))
     recorder = Recorder()
-    game = MatchService(store, recorder)
+    game = MatchService(store, lambda _: recorder)
     assert not game.bot_turn(match.id, passed, match.version + passed), "it has passed"
     assert recorder.turns == [], "a first run that finds its move made is a duplicate"
     assert not game.bot_turn(match.id, passed, match.version + passed, rerun=True)
@@ -142,9 +142,9 @@ def test_a_rerun_of_a_turn_whose_mover_died_before_handing_on_hands_it_on(store)
 
 
 def test_bots_play_on_their_own_until_a_person_must_act(store):
-    game = MatchService(store)
-    dispatcher = InlineDispatcher(game.bot_turn)
-    game.dispatcher = dispatcher
+    game = MatchService(store, lambda service: InlineDispatcher(service.bot_turn))
+    dispatcher = game.dispatcher
+    assert isinstance(dispatcher, InlineDispatcher)
     seats = [SeatSpec(f"b{i}", "heuristic") for i in range(4)]
     match = game.create(seats, Rules(end_score=30)).match
     for _ in range(200):
