@@ -3,12 +3,16 @@ audit's legal cards, limited to the rounds that are over, and the same on every 
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 
 import pytest
 
-from harness.http import Server, call, free_port, wait_until
+from eventstore import open_store
+from harness.http import Server, call, children, free_port, wait_until
 from harness.redis_server import scratch_redis
+from service.analysis import round_key
 from tests.e2e.conftest import PEOPLE, create, view
 from tests.e2e.test_metrics import scrape, value
 from tests.e2e.test_replay_audit_verify import PASSES, SUITS, deck, play_out_round, post
@@ -201,3 +205,32 @@ def test_leading_the_queen_into_a_trick_nobody_else_can_take_is_a_blunder(server
     assert ranked[-1] == "QS"  # every other lead is better than taking one's own queen
     expected = [o["expected"] for o in queen["options"]]
     assert queen["loss"] == round(expected[-1] - expected[0], 2)
+
+
+def test_an_analysis_cut_by_kill_9_finishes_after_the_restart(tmp_path):
+    """The embedded default killed mid-round, every process at once: the rounds asked for
+    are in the store, and the restarted server's sweep hands the unfinished one on."""
+    store = f"sqlite:///{tmp_path / 'cardems.sqlite3'}"
+    server = Server("--store", store, "--pace", "0")
+    try:
+        match = create(server.base, decks=decks(9, 3))
+        play_to_round(server.base, match, 3, random.Random(9))
+        ask(server.base, match["id"])
+        path = f"/v1/matches/{match['id']}/analysis"
+        wait_until(lambda: call(server.base, "GET", path).body["progress"]["done"] > 0, 60,
+                   every=0.05)
+        for pid in [*children(server.process.pid), server.process.pid]:
+            os.kill(pid, signal.SIGKILL)
+        server.process.wait()
+        cut = open_store(store)
+        try:
+            kept = [n for n in (1, 2) if cut.get_meta(match["id"], round_key(n))]
+        finally:
+            cut.close()
+        assert kept != [1, 2], "killed before both rounds were kept"
+        server = Server("--store", store, "--pace", "0", port=server.port)
+        analysis = done(server.base, match["id"])
+        assert [r["round"] for r in analysis["rounds"]] == [1, 2]
+        assert analysis["progress"]["done"] == analysis["progress"]["total"] == 2 * 56
+    finally:
+        server.stop()
