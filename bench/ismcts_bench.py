@@ -117,17 +117,21 @@ class Reference:
         return tuple(chosen)
 
 
-def play_round(deck: Sequence[Card], number: int, alone: int, who_alone: str,
+def alone(seat: int, who: str) -> list[str]:
+    """`who` ("expert" or "ismcts") at `seat`, the other at the rest."""
+    other = "ismcts" if who == "expert" else "expert"
+    return [who if s == seat else other for s in range(4)]
+
+
+def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
                reference: Reference, clock: Clock, rng: Random) -> tuple[int, ...]:
-    """One round: `who_alone` ("expert" or "ismcts") at seat `alone`, the other at the
-    rest. Both engines step together. The points each seat took (after the moon)."""
+    """One round, each seat played by its `side` ("expert" or "ismcts"). Both engines step
+    together. The points each seat took (after the moon)."""
     state: Match = dealt_state(deck, number, SECRET, RULES)
     assert state.round is not None
     hands = [tuple(h) for h in state.round.hands]
     direction = pass_direction(number).value
     mirror = reference.dealt(hands, direction)
-    side = ["ismcts" if (s == alone) == (who_alone == "ismcts") else "expert"
-            for s in range(4)]
     while True:
         seat = mirror.current_player()
         _agree(state, mirror, seat)
@@ -179,6 +183,7 @@ def run(deals: int, simulations: int, seed: int) -> None:
     reference = Reference(simulations, seed)
     clock = Clock()
     per_deal: list[tuple[float, float]] = []  # the expert's and IS-MCTS's points, 4 hands each
+    at_home: list[float] = []  # IS-MCTS's points on the same hands at a table of IS-MCTS
     started = time.perf_counter()
     for d in range(deals):
         deck = list(DECK)
@@ -186,9 +191,12 @@ def run(deals: int, simulations: int, seed: int) -> None:
         number = 1 + d % 4  # every pass direction, and the hold, in turn
         expert_points = ismcts_points = 0.0
         for seat in range(4):
-            expert_points += play_round(deck, number, seat, "expert", reference, clock, rng)[seat]
-            ismcts_points += play_round(deck, number, seat, "ismcts", reference, clock, rng)[seat]
+            expert_points += play_round(deck, number, alone(seat, "expert"), reference,
+                                        clock, rng)[seat]
+            ismcts_points += play_round(deck, number, alone(seat, "ismcts"), reference,
+                                        clock, rng)[seat]
         per_deal.append((expert_points, ismcts_points))
+        at_home.append(sum(play_round(deck, number, ["ismcts"] * 4, reference, clock, rng)))
     hands = 4 * deals
     expert_total = sum(e for e, _ in per_deal)
     ismcts_total = sum(i for _, i in per_deal)
@@ -200,7 +208,13 @@ def run(deals: int, simulations: int, seed: int) -> None:
     print(f"    points a hand: expert {e_mean:.2f} \u00b1 {e_half:.2f}, IS-MCTS "
           f"{i_mean:.2f} \u00b1 {i_half:.2f}; expert - IS-MCTS {gap:+.2f} \u00b1 {half:.2f}")
     ratio = expert_total / ismcts_total if ismcts_total else float("nan")
-    print(f"    the expert takes {ratio:.2f} of IS-MCTS's points")
+    print(f"    the expert takes {ratio:.2f} of IS-MCTS's points, each alone against three "
+          f"of the other")
+    same, same_half = interval([(e - h) / 4 for (e, _), h in zip(per_deal, at_home,
+                                                                 strict=True)])
+    print(f"    against the same three IS-MCTS: the expert {expert_total / hands:.2f} a hand, "
+          f"IS-MCTS itself {sum(at_home) / hands:.2f} ({expert_total / sum(at_home):.2f}; "
+          f"{same:+.2f} \u00b1 {same_half:.2f})")
     for side, times in clock.times.items():
         ordered = sorted(times)
         print(f"    {side:7s} decision p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, p95 "
