@@ -103,6 +103,24 @@ def test_analyse_a_finished_match_and_step_through_its_blunders_by_keyboard(serv
         verdict = by_card[round_of[first["version"]], card]["verdict"]
         expect(page.locator(f"#centre .played[data-card='{card}'] .verdict-mark")).to_have_text(
             MARKS[verdict])
+    # At the first pass (event 3), its three cards lie beside the passer with the verdict.
+    first_pass = decisions[0]
+    assert first_pass["kind"] == "pass" and first_pass["version"] == 3
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(event).to_contain_text("Event 3 of")
+    expect(box).to_contain_text(" passed ")
+    passed = page.locator(f"#seats .seat[data-seat='{first_pass['seat']}'] .passed-cards")
+    marked = passed.locator(".judged-pass")
+    expect(marked).to_have_count(3)
+    assert sorted(marked.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(
+        first_pass["chosen"])
+    verdict_words = {"blunder": "a blunder", "mistake": "a mistake",
+                     "inaccuracy": "an inaccuracy", "best": "the best move"}
+    expect(marked.first).to_have_attribute("aria-label", re.compile(
+        f"passed: {verdict_words[first_pass['verdict']]}$"))
+
     # B goes back to the blunder before; past the last one N says there is none.
     last = blunders[-1]
     page.keyboard.press("End")

@@ -4,7 +4,7 @@
 // loss through the match, drawn here as SVG.
 import { $, make } from "./dom.js";
 import { call, matchPath, newKey } from "./api.js";
-import { cardWords, cardsInWords } from "./cards.js";
+import { cardWords, cardsInWords, tableCard } from "./cards.js";
 import { MOON_WORDS, capital, plural } from "./words.js";
 
 const POLL_MS = 1000;
@@ -278,6 +278,26 @@ export function markTrick(view) {
     card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${verdict.words}`);
     card.setAttribute("aria-describedby", tip.id);
   }
+}
+
+// At a pass, the three cards passed lie beside the passer (they have left its hand by then),
+// marked with the verdict.
+export function markPass(view, version) {
+  const decision = state.byVersion.get(version);
+  if (!decision || decision.kind !== "pass") return;
+  const box = document.querySelector(`#seats .seat[data-seat="${decision.seat}"]`);
+  if (!box || box.querySelector(".passed-cards")) return;
+  const verdict = VERDICTS[decision.verdict];
+  const row = make("span", "open-hand passed-cards");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", `${view.seats[decision.seat].name} passed, ${verdict.words}`);
+  for (const card of decision.chosen) {
+    const shown = tableCard(card);
+    shown.classList.add("judged-pass", `verdict-${decision.verdict}`);
+    shown.setAttribute("aria-label", `${cardWords(card)}, passed: ${verdict.words}`);
+    row.append(shown);
+  }
+  box.append(row);
 }
 
 // The version of the next decision after `version` with one of `verdicts`, or null.

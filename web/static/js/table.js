@@ -371,6 +371,7 @@ function showJudged() {
   const replay = page.replay;
   if (!replay?.view) return;
   analysis.markTrick(replay.view);
+  analysis.markPass(replay.view, replay.version);
   analysis.drawDecision(replay.view, replay.version);
 }
 
