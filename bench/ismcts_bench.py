@@ -179,7 +179,8 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
 
 
 def run(deals: int, simulations: int, seed: int) -> None:
-    rng = Random(seed)
+    # The deals from a generator of their own: what the players draw changes none of them.
+    deals_rng, rng = Random(seed), Random(seed + 1)
     reference = Reference(simulations, seed)
     clock = Clock()
     per_deal: list[tuple[float, float]] = []  # the expert's and IS-MCTS's points, 4 hands each
@@ -187,7 +188,7 @@ def run(deals: int, simulations: int, seed: int) -> None:
     started = time.perf_counter()
     for d in range(deals):
         deck = list(DECK)
-        rng.shuffle(deck)
+        deals_rng.shuffle(deck)
         number = 1 + d % 4  # every pass direction, and the hold, in turn
         expert_points = ismcts_points = 0.0
         for seat in range(4):
