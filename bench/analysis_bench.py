@@ -14,7 +14,6 @@ Run: `.venv/bin/python -m bench analysis` (about fifteen minutes on two cores).
 
 from __future__ import annotations
 
-import math
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from bench.figures import interval, quantile
 from domain.analysis import Kind, judge, round_decisions
 from domain.bots.base import bot_command
 from domain.bots.levels import policy_named
@@ -111,9 +111,8 @@ def _answered_in(base: str, path: str) -> float:
 
 
 def _quantiles(times: list[float]) -> str:
-    times = sorted(times)
-    p50, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
-    return f"p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.0f} ms"
+    return (f"p50 {quantile(times, 0.5) * 1000:.1f} ms, p95 {quantile(times, 0.95) * 1000:.1f}"
+            f" ms, max {max(times) * 1000:.0f} ms")
 
 
 def on_the_embedded_default(folder: Path) -> dict[str, Any]:
@@ -151,9 +150,8 @@ def stability(log: list[tuple[int, Event]], rounds: int) -> dict[str, float]:
             deltas.append(abs(one.loss - two.loss))
             agree += one.verdict == two.verdict
             total += 1
-    deltas.sort()
     return {"decisions": total, "mean": statistics.fmean(deltas),
-            "p95": deltas[int(len(deltas) * 0.95)], "agree": agree / total}
+            "p95": quantile(deltas, 0.95), "agree": agree / total}
 
 
 # -- calibration ------------------------------------------------------------------------
@@ -177,11 +175,6 @@ def judged_round(seed: int) -> dict[str, Any]:
             expert["best"] += judged.verdict.value == "best"
             expert["top"] = expert.get("top", 0) + (judged.loss == 0)
     return {"losses": losses, "expert": expert}
-
-
-def interval(values: list[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def calibration(rounds: int) -> None:
@@ -217,8 +210,7 @@ def main() -> None:
           f"{speed['wall']:.1f} s ({speed['wall'] / rounds:.1f} s a round)")
     for kind, times in speed["times"].items():
         if times:
-            times.sort()
-            mean, p95 = statistics.fmean(times), times[int(len(times) * 0.95)]
+            mean, p95 = statistics.fmean(times), quantile(times, 0.95)
             print(f"    {kind:5s} {len(times):4d} decisions, mean {mean * 1000:.0f} ms, "
                   f"p95 {p95 * 1000:.0f} ms")
     with tempfile.TemporaryDirectory() as folder:

@@ -17,8 +17,6 @@ for the quick run, or `.venv/bin/python -m bench ismcts-full` for the full one.
 
 from __future__ import annotations
 
-import math
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +24,7 @@ from functools import partial
 from random import Random
 from typing import Any
 
+from bench.figures import interval, quantile
 from domain.bots.base import bot_command
 from domain.bots.duplicate import dealt_state
 from domain.bots.levels import policy_named
@@ -172,12 +171,6 @@ def _agree(state: Match, mirror: Any, seat: int) -> None:
         assert theirs == sorted(legal_cards(state.round, state.rules, seat)), "legal cards"
 
 
-def interval(values: Sequence[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, half
-
-
 def run(deals: int, simulations: int, seed: int) -> None:
     # The deals from a generator of their own: what the players draw changes none of them.
     deals_rng, rng = Random(seed), Random(seed + 1)
@@ -217,9 +210,8 @@ def run(deals: int, simulations: int, seed: int) -> None:
           f"IS-MCTS itself {sum(at_home) / hands:.2f} ({expert_total / sum(at_home):.2f}; "
           f"{same:+.2f} \u00b1 {same_half:.2f})")
     for side, times in clock.times.items():
-        ordered = sorted(times)
-        print(f"    {side:7s} decision p50 {ordered[len(ordered) // 2] * 1000:.0f} ms, p95 "
-              f"{ordered[int(len(ordered) * 0.95)] * 1000:.0f} ms over {len(times)} decisions")
+        print(f"    {side:7s} decision p50 {quantile(times, 0.5) * 1000:.0f} ms, p95 "
+              f"{quantile(times, 0.95) * 1000:.0f} ms over {len(times)} decisions")
 
 
 def _ready() -> bool:

@@ -16,6 +16,7 @@ import time
 from itertools import pairwise
 from pathlib import Path
 
+from bench.figures import quantile
 from domain.evolve import fold
 from domain.legal import legal_cards
 from eventstore import open_store
@@ -62,11 +63,6 @@ def ks(a: list[float], b: list[float]) -> tuple[float, float]:
     lam = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
     p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * lam * lam) for k in range(1, 101))
     return d, min(1.0, max(0.0, p))
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def run(pace: str, seconds: float, matches: int) -> dict[str, list[float]]:

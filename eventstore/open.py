@@ -72,6 +72,10 @@ class StoreConfig:
         return self.kind != SQLITE
 
     @property
+    def on_cluster(self) -> bool:
+        return self.kind == CLUSTER
+
+    @property
     def limiter_url(self) -> str:
         """Where the rate limits count: the store's Redis without the store's own options,
         or this process's memory on SQLite."""

@@ -33,7 +33,7 @@ from eventstore.base import (
     chained,
 )
 from eventstore.kept import Kept
-from eventstore.open import CLUSTER, StoreConfig
+from eventstore.open import StoreConfig
 
 # Shared by the scripts: the counts of marks kept beside their index ("key|value" and "key|"
 # for all values), for the appends that check a cap. A store written before the counts
@@ -218,7 +218,7 @@ class RedisStore:
 
     @classmethod
     def from_config(cls, config: StoreConfig) -> RedisStore:
-        if config.kind == CLUSTER:
+        if config.on_cluster:
             try:
                 client: RedisCluster = RedisCluster.from_url(config.client_url,
                                                              decode_responses=True)

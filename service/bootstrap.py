@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from eventstore import StoreConfig, StoreError, open_store
-from eventstore.open import CLUSTER, DEFAULT_STORE
+from eventstore.open import DEFAULT_STORE
 from service import Dispatch, MatchService
 from service.fair_use import FairUse
 from service.matches import ensure_format
 
 # The store's configuration, for the edges: they read the URL once and pass this on.
-__all__ = ["CLUSTER", "DEFAULT_STORE", "Dispatch", "StoreConfig", "StoreError", "build_service",
+__all__ = ["DEFAULT_STORE", "Dispatch", "StoreConfig", "StoreError", "build_service",
            "store_problem"]
 
 

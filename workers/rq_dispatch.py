@@ -37,7 +37,7 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 from rq.job import Job
 
-from service.bootstrap import CLUSTER, StoreConfig
+from service.bootstrap import StoreConfig
 from workers.dispatch import job_id
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ class RqDispatcher:
 
     def __init__(self, store: StoreConfig | str, queue_url: str | None = None) -> None:
         store = StoreConfig.of(store)
-        on_cluster = store.kind == CLUSTER
+        on_cluster = store.on_cluster
         if on_cluster and queue_url is None:
             raise ValueError("bots on rq with a Redis Cluster store need a queue Redis of"
                              " their own: --queue redis://HOST:PORT/DB")

@@ -17,7 +17,8 @@ def test_each_kind_of_store_and_what_its_parts_need_of_it():
     cluster = StoreConfig.parse("redis+cluster://10.0.0.1:7000?wait=0&wait_ms=50")
     assert (cluster.kind, cluster.client_url, cluster.wait, cluster.wait_ms) == (
         "cluster", "redis://10.0.0.1:7000", 0, 50)
-    assert cluster.limiter_url == "redis+cluster://10.0.0.1:7000"
+    assert cluster.limiter_url == "redis+cluster://10.0.0.1:7000" and cluster.on_cluster
+    assert not redis.on_cluster and not sqlite.on_cluster
     assert StoreConfig.of(cluster) is cluster and StoreConfig.of(cluster.url) == cluster
 
 
