@@ -28,7 +28,7 @@ SUITES = {
     "load": "bench.load_bench:load",  # five minutes, with faults
     "soak": "bench.load_bench:soak",  # thirty minutes: only when asked for
     "memory": "bench.memory_bench",  # a few minutes: only when asked for
-    "analysis": "bench.analysis_bench",  # fifteen minutes: only when asked for
+    "analysis": "bench.analysis_bench",  # eight minutes: only when asked for
     "ismcts": "bench.ismcts_bench",  # a quick run against OpenSpiel's IS-MCTS
     "ismcts-full": "bench.ismcts_bench:full",  # hours: only when asked for
 }
