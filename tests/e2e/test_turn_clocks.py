@@ -12,14 +12,15 @@ import pytest
 from domain.instants import parse_instant
 from harness.http import Server, call, children, view_when
 from harness.redis_server import scratch_redis
+from tests.e2e.test_replay_audit_verify import SUITS, deck
 
 SECONDS = 5  # the shortest clock the rules allow
 ANN_AND_BOTS = [{"name": "Ann"}, *({"name": f"b{i}", "bot": "random"} for i in (1, 2, 3))]
 
 
-def create(server, seconds=SECONDS):
+def create(server, seconds=SECONDS, **extra):
     reply = call(server.base, "POST", "/v1/matches",
-                 {"seats": ANN_AND_BOTS, "rules": {"turn_seconds": seconds}})
+                 {"seats": ANN_AND_BOTS, "rules": {"turn_seconds": seconds}, **extra})
     assert reply.status == 201, reply.body
     return reply.body
 
@@ -76,7 +77,11 @@ def test_a_clock_runs_out_the_seat_goes_away_and_comes_back(server):
 
 
 def test_a_move_in_time_stops_the_clock(server):
-    match = create(server, seconds=60)
+    # Ann holds hearts and the two of clubs sits with seat 1, so it ends with seat 1 or 2
+    # only: however soon the bots pass, her pass leaves the match waiting on someone else.
+    # (With a random deal she might receive it and, the passes done, have to lead at once.)
+    hands = [SUITS[1], SUITS[0], SUITS[2], SUITS[3]]
+    match = create(server, seconds=60, decks=[deck(hands)])
     token, path = match["tokens"]["0"], f"/v1/matches/{match['id']}"
     hand = call(server.base, "GET", path, token=token).body["you"]["hand"]
     moved = call(server.base, "POST", path + "/passes", {"cards": hand[:3]}, token=token)
