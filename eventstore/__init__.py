@@ -4,6 +4,7 @@ The store knows no rules: an event is a type name, JSON data and the time it was
 """
 
 from eventstore.base import (
+    DUE,
     GENESIS_HASH,
     MARK,
     Cap,
@@ -14,10 +15,12 @@ from eventstore.base import (
     StoredEvent,
     StoreError,
     chain_hash,
+    due_time,
 )
 from eventstore.open import StoreConfig, open_store
 
 __all__ = [
-    "GENESIS_HASH", "MARK", "Cap", "CapReached", "ConcurrencyError", "EventStore", "NewEvent",
-    "StoreConfig", "StoreError", "StoredEvent", "chain_hash", "open_store",
+    "DUE", "GENESIS_HASH", "MARK", "Cap", "CapReached", "ConcurrencyError", "EventStore",
+    "NewEvent", "StoreConfig", "StoreError", "StoredEvent", "chain_hash", "due_time",
+    "open_store",
 ]

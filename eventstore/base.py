@@ -10,6 +10,26 @@ from typing import Any, Protocol
 
 GENESIS_HASH = "0" * 64
 MARK = "@"  # a meta key that begins with it is indexed: `EventStore.marked` lists its streams
+# A mark that begins with this holds a due time first (epoch seconds, then a space and
+# anything else), and the store indexes it by that time too: `EventStore.due` lists the
+# streams whose time has come without reading the others.
+DUE = MARK + "due:"
+
+
+def due_time(value: str) -> float:
+    """The due time a due mark's value begins with."""
+    return float(value.split(" ", 1)[0])
+
+
+def check_due_mark(key: str, value: str) -> None:
+    """ValueError unless a due mark's value (none is "") begins with a finite time."""
+    if key.startswith(DUE) and value != "":
+        try:
+            at = due_time(value)
+        except ValueError:
+            raise ValueError(f"mark {key!r} must begin with its due time: {value!r}") from None
+        if at != at or at in (float("inf"), float("-inf")):
+            raise ValueError(f"mark {key!r} must begin with a finite due time: {value!r}")
 
 
 class StoreError(Exception):
@@ -130,9 +150,17 @@ class EventStore(Protocol):
         for keys that begin with MARK: the store keeps an index of those."""
         ...
 
-    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
-        """Keep a private value beside the stream; with `if_absent`, only if none is there.
-        True when it was written."""
+    def due(self, key: str, until: float) -> dict[str, str]:
+        """Every stream whose due mark `key` (it begins with DUE) holds a due time at or
+        before `until`, with the mark's value. Read from the index by due time: the marks
+        not yet due are not read."""
+        ...
+
+    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False,
+                 if_value: str | None = None) -> bool:
+        """Keep a private value beside the stream; with `if_absent`, only if none is there;
+        with `if_value`, only if that is the value there now (a compare-and-set: of several
+        writers that read the same value, one wins). True when it was written."""
         ...
 
     def is_empty(self) -> bool:

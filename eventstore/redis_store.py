@@ -22,6 +22,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from eventstore.base import (
+    DUE,
     GENESIS_HASH,
     MARK,
     Cap,
@@ -31,6 +32,7 @@ from eventstore.base import (
     StoredEvent,
     StoreError,
     chained,
+    check_due_mark,
 )
 from eventstore.kept import Kept
 from eventstore.open import StoreConfig
@@ -66,14 +68,26 @@ local function build(index, counts)
   end
   redis.call('HSET', counts, '#built', 1)
 end
+-- A due mark is also in the schedule, a sorted set of index fields by due time: its value
+-- begins with that time.
+local function schedule(due, key, field, value)
+  if string.sub(key, 1, 5) ~= '@due:' then
+    return
+  end
+  if value == '' then
+    redis.call('ZREM', due, field)
+  else
+    redis.call('ZADD', due, tonumber(string.match(value, '^[^ ]+')), field)
+  end
+end
 """
 
-# KEYS: the events stream, the meta hash, the index of marked meta, the counts of marks.
-# ARGV: expected version, the hash at that version, the stream's name, the cap (its key, its
-# value, the most streams of that value, the most in all; an empty key for none), the meta
-# pairs count, the meta pairs, then six fields per event (version, type, data, recorded_at,
-# prev_hash, hash). The hash check lets the client chain from the head it last saw without a
-# round trip to read it first.
+# KEYS: the events stream, the meta hash, the index of marked meta, the counts of marks, the
+# schedule of due marks. ARGV: expected version, the hash at that version, the stream's name,
+# the cap (its key, its value, the most streams of that value, the most in all; an empty key
+# for none), the meta pairs count, the meta pairs, then six fields per event (version, type,
+# data, recorded_at, prev_hash, hash). The hash check lets the client chain from the head it
+# last saw without a round trip to read it first.
 APPEND = COUNTING + """
 local version = redis.call('XLEN', KEYS[1])
 local expected = tonumber(ARGV[1])
@@ -114,6 +128,7 @@ for _ = 1, metas do
     else
       redis.call('HSET', KEYS[3], field, ARGV[i + 1])
     end
+    schedule(KEYS[5], ARGV[i], field, ARGV[i + 1])
   end
   i = i + 2
 end
@@ -127,23 +142,33 @@ return {'ok', version}
 """
 
 
-# KEYS: the meta hash, the index of marked meta, the counts of marks. ARGV: the key, the
-# value, the index field, 1 to write only if absent. The value, its index entry and the
-# counts change together.
+# KEYS: the meta hash, the index of marked meta, the counts of marks, the schedule of due
+# marks (the last three kept for a mark only). ARGV: the key, the value, the index field, the
+# condition ('' none, 'absent' only if there is no value, 'equal' only if the value is
+# ARGV[5]). The value, its index entry, its place in the schedule and the counts change
+# together.
 PUT_MARK = COUNTING + """
-if ARGV[4] == '1' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+if ARGV[4] == 'absent' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  return 0
+end
+if ARGV[4] == 'equal' and redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[5] then
   return 0
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if string.sub(ARGV[1], 1, 1) ~= '@' then
+  return 1
+end
 recount(KEYS[2], KEYS[3], ARGV[1], ARGV[3], ARGV[2])
 if ARGV[2] == '' then
   redis.call('HDEL', KEYS[2], ARGV[3])
 else
   redis.call('HSET', KEYS[2], ARGV[3], ARGV[2])
 end
+schedule(KEYS[4], ARGV[1], ARGV[3], ARGV[2])
 return 1
 """
 MARKS = "cardems:marks"  # the index of marked meta: "key|stream" -> value
+SCHEDULE = "cardems:due"  # the due marks' index fields, scored by due time
 BUCKETS = 128  # hash tags the matches are spread over on a cluster
 
 HEADS_KEPT = 10_000
@@ -176,14 +201,15 @@ class OneNode:
     events_pattern = "cardems:{*}:events"
     counts_in_one_step = True  # one script may touch every key on one node
 
-    def keys(self, stream: str) -> tuple[str, str, str, str]:
-        """The stream's events, its meta, and the index of marks and their counts that its
-        append keeps."""
+    def keys(self, stream: str) -> tuple[str, str, str, str, str]:
+        """The stream's events, its meta, and the index of marks, their counts and the
+        schedule of due marks that its append keeps."""
         tag = "cardems:{" + stream + "}"
-        return tag + ":events", tag + ":meta", MARKS, MARKS + ":counts"
+        return tag + ":events", tag + ":meta", MARKS, MARKS + ":counts", SCHEDULE
 
-    def indexes(self) -> list[str]:
-        return [MARKS]
+    def indexes(self) -> list[tuple[str, str]]:
+        """Each index of marks with its schedule."""
+        return [(MARKS, SCHEDULE)]
 
 
 class Buckets:
@@ -193,13 +219,14 @@ class Buckets:
     events_pattern = "cardems:{b*}:m:*:events"
     counts_in_one_step = False  # a bucket's counts are not the cluster's
 
-    def keys(self, stream: str) -> tuple[str, str, str, str]:
+    def keys(self, stream: str) -> tuple[str, str, str, str, str]:
         tag = f"cardems:{{b{zlib.crc32(stream.encode()) % BUCKETS}}}"
         return (f"{tag}:m:{stream}:events", f"{tag}:m:{stream}:meta", f"{tag}:marks",
-                f"{tag}:marks:counts")
+                f"{tag}:marks:counts", f"{tag}:due")
 
-    def indexes(self) -> list[str]:
-        return [f"cardems:{{b{bucket}}}:marks" for bucket in range(BUCKETS)]
+    def indexes(self) -> list[tuple[str, str]]:
+        return [(f"cardems:{{b{bucket}}}:marks", f"cardems:{{b{bucket}}}:due")
+                for bucket in range(BUCKETS)]
 
 
 class RedisStore:
@@ -278,6 +305,7 @@ class RedisStore:
         limit = [cap.key, cap.value, cap.per_value, cap.total] if cap else ["", "", 0, 0]
         args: list[Any] = [expected_version, prev_hash, stream, *limit, len(meta or {})]
         for key, value in (meta or {}).items():
+            check_due_mark(key, value)
             args += [key, value]
         for event, data in stored:
             args += [event.version, event.type, data, event.recorded_at, event.prev_hash,
@@ -340,7 +368,7 @@ class RedisStore:
         if not key.startswith(MARK):
             return {}
         prefix = key + "|"
-        indexes = self.layout.indexes()
+        indexes = [index for index, _ in self.layout.indexes()]
         if len(indexes) == 1:
             found = self.client.hscan_iter(indexes[0], match=_glob(prefix) + "*")
         else:  # one round trip per node for every bucket
@@ -352,11 +380,37 @@ class RedisStore:
                 if field.startswith(prefix)}
 
     @_store_errors
-    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
-        if key.startswith(MARK):
-            _, meta, index, counts = self.layout.keys(stream)
-            return bool(self._put_mark(keys=[meta, index, counts],
-                                       args=[key, value, f"{key}|{stream}", int(if_absent)]))
+    def due(self, key: str, until: float) -> dict[str, str]:
+        """Two round trips (one per node on a cluster): the fields due from each schedule,
+        then their values from the index beside it."""
+        if not key.startswith(DUE):
+            return {}
+        prefix = key + "|"
+        indexes = self.layout.indexes()
+        pipe = self.client.pipeline(transaction=False)
+        for _, schedule in indexes:
+            pipe.zrangebyscore(schedule, "-inf", repr(until))
+        fields = [[f for f in found if f.startswith(prefix)] for found in pipe.execute()]
+        pipe = self.client.pipeline(transaction=False)
+        asked = [(index, names) for (index, _), names in zip(indexes, fields, strict=True)
+                 if names]
+        for index, names in asked:
+            pipe.hmget(index, names)
+        values = pipe.execute() if asked else []
+        return {field[len(prefix):]: str(value)
+                for (_, names), found in zip(asked, values, strict=True)
+                for field, value in zip(names, found, strict=True) if value}
+
+    @_store_errors
+    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False,
+                 if_value: str | None = None) -> bool:
+        if key.startswith(MARK) or if_value is not None:
+            check_due_mark(key, value)
+            _, meta, index, counts, schedule = self.layout.keys(stream)
+            condition = "absent" if if_absent else "equal" if if_value is not None else ""
+            return bool(self._put_mark(keys=[meta, index, counts, schedule],
+                                       args=[key, value, f"{key}|{stream}", condition,
+                                             if_value or ""]))
         if if_absent:
             return bool(self.client.hsetnx(self._meta(stream), key, value))
         self.client.hset(self._meta(stream), key, value)

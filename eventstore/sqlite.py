@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from eventstore.base import (
+    DUE,
     GENESIS_HASH,
     Cap,
     CapReached,
@@ -30,6 +31,7 @@ from eventstore.base import (
     NewEvent,
     StoredEvent,
     chained,
+    check_due_mark,
 )
 from eventstore.group_commit import GroupCommit, Write
 
@@ -51,6 +53,8 @@ CREATE TABLE IF NOT EXISTS meta (
     PRIMARY KEY (stream, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS meta_marked ON meta (key) WHERE key LIKE '@%' AND value != '';
+CREATE INDEX IF NOT EXISTS meta_due ON meta (key, CAST(value AS REAL))
+    WHERE key LIKE '@due:%' AND value != '';
 """
 
 
@@ -122,6 +126,8 @@ class SqliteStore:
     def append(self, stream: str, events: Sequence[NewEvent], expected_version: int,
                meta: Mapping[str, str] | None = None,
                cap: Cap | None = None) -> list[StoredEvent]:
+        for key, value in (meta or {}).items():
+            check_due_mark(key, value)
         step = partial(_append_rows, stream=stream, events=events,
                        expected_version=expected_version, meta=meta or {}, cap=cap)
         return list(self._write(step))
@@ -176,11 +182,29 @@ class SqliteStore:
                                 " AND value != ''", (key,)).fetchall()
         return dict(rows)
 
-    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False) -> bool:
+    def due(self, key: str, until: float) -> dict[str, str]:
+        # A due mark's value begins with its time: SQLite reads the number it begins with
+        # as the REAL it casts to, and the index holds that cast.
+        if not key.startswith(DUE):
+            return {}
+        with self._connection() as conn:
+            rows = conn.execute("SELECT stream, value FROM meta WHERE key = ?"
+                                " AND key LIKE '@due:%' AND value != ''"
+                                " AND CAST(value AS REAL) <= ?", (key, until)).fetchall()
+        return dict(rows)
+
+    def put_meta(self, stream: str, key: str, value: str, if_absent: bool = False,
+                 if_value: str | None = None) -> bool:
+        check_due_mark(key, value)
         verb = "INSERT OR IGNORE" if if_absent else "INSERT OR REPLACE"
 
         def step(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(f"{verb} INTO meta VALUES (?, ?, ?)", (stream, key, value))
+            if if_value is not None:
+                cursor = conn.execute("UPDATE meta SET value = ? WHERE stream = ? AND key = ?"
+                                      " AND value = ?", (value, stream, key, if_value))
+            else:
+                cursor = conn.execute(f"{verb} INTO meta VALUES (?, ?, ?)",
+                                      (stream, key, value))
             return cursor.rowcount == 1
 
         return bool(self._write(step))

@@ -73,7 +73,7 @@ class Deployment:
         """kill -9 a Redis master; once its replica has taken over, start it again (it comes
         back as the new master's replica)."""
         bucket = random.randrange(128)
-        victim = self.cluster.master_of(Buckets().indexes()[bucket])
+        victim = self.cluster.master_of(Buckets().indexes()[bucket][0])
         victim.kill()
         self.cluster.wait_until_ok()  # the replica took over
         victim.start()

@@ -175,6 +175,45 @@ class StoreContract:
             store.append("m-a", new(1), 0, meta={"@waits": "5"})
         assert "m-a" not in store.marked("@waits"), "a refused append marks nothing"
 
+    def test_due_marks_are_read_by_their_time_and_only_once_due(self, store):
+        store.append("d-a", new(1), 0, meta={"@due:turn": "100.5 3 0", "@waits": "1"})
+        store.append("d-b", new(1), 0, meta={"@due:turn": "250 1 2"})
+        store.append("d-c", new(1), 0, meta={"@due:clock": "90"})
+        assert store.due("@due:turn", 99.9) == {}
+        assert store.due("@due:turn", 100.5) == {"d-a": "100.5 3 0"}
+        assert store.due("@due:turn", 1e12) == {"d-a": "100.5 3 0", "d-b": "250 1 2"}
+        assert store.due("@due:clock", 1e12) == {"d-c": "90"}
+        assert store.marked("@due:turn") == {"d-a": "100.5 3 0", "d-b": "250 1 2"}
+        assert store.due("@waits", 1e12) == {}, "only due marks are scheduled"
+        # Moved on by an append, a put and cleared: the schedule follows the value.
+        store.append("d-a", new(1), 1, meta={"@due:turn": "400 4 0"})
+        assert store.put_meta("d-b", "@due:turn", "50 1 3")
+        assert store.due("@due:turn", 300) == {"d-b": "50 1 3"}
+        store.append("d-b", new(1), 1, meta={"@due:turn": ""})
+        assert store.due("@due:turn", 1e12) == {"d-a": "400 4 0"}
+        with pytest.raises(ConcurrencyError):
+            store.append("d-c", new(1), 0, meta={"@due:clock": "1"})
+        assert store.due("@due:clock", 1e12) == {"d-c": "90"}, "a refused append moves nothing"
+        for bad in ("soon", "nan 1", "inf"):
+            with pytest.raises(ValueError):
+                store.put_meta("d-c", "@due:clock", bad)
+            with pytest.raises(ValueError):
+                store.append("d-c", new(1), 1, meta={"@due:clock": bad})
+        assert store.version("d-c") == 1 and store.get_meta("d-c", "@due:clock") == "90"
+
+    def test_a_mark_set_if_it_holds_a_value_has_one_winner(self, store):
+        store.append("c-a", new(1), 0, meta={"@due:turn": "10 1 0", "plain": "x"})
+        assert store.put_meta("c-a", "@due:turn", "20 1 1", if_value="10 1 0")
+        assert not store.put_meta("c-a", "@due:turn", "21 1 1", if_value="10 1 0")
+        assert store.get_meta("c-a", "@due:turn") == "20 1 1"
+        assert store.due("@due:turn", 15) == {} and store.due("@due:turn", 20) == {
+            "c-a": "20 1 1"}
+        assert not store.put_meta("c-b", "@due:turn", "1 1 1", if_value="")
+        assert store.get_meta("c-b", "@due:turn") is None, "no value is not the empty one"
+        assert store.put_meta("c-a", "plain", "y", if_value="x")
+        assert not store.put_meta("c-a", "plain", "z", if_value="x")
+        assert store.get_meta("c-a", "plain") == "y" and store.marked("plain") == {}
+
     def test_every_event_is_chained_to_the_one_before(self, store):
         store.append("s", new(3), 0)
         store.append("s", new(2), 3)
