@@ -48,7 +48,7 @@ class MatchService:
                  pace: Mapping[str, float] | None = None, think_slots: int = 2,
                  cache_size: int = 512, fair: FairUse | None = None) -> None:
         self.matches = Matches(store, now, cache_size)
-        self.commands = Commands(self.matches, entropy, fair=fair)
+        self.commands = Commands(self.matches, entropy, fair=fair, pace=pace)
         self.creations = Creations(self.commands, clock)
         self.reads = Reads(self.matches, clock)
         self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
@@ -132,10 +132,9 @@ class MatchService:
         return self.commands.abandon(match_id, seat, AbandonReason.BY_SEAT, expected_version,
                                      idempotency)
 
-    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False,
-                 delivered: Callable[[], None] | None = None) -> int:
-        """MADE, HELD (its move waits for its due time, then `delivered`) or NOTHING."""
-        return self.bots.bot_turn(match_id, seat, version, rerun, delivered)
+    def bot_turn(self, match_id: str, seat: int, version: int) -> int:
+        """MADE, HELD (its move waits for its due time) or NOTHING."""
+        return self.bots.bot_turn(match_id, seat, version)
 
     # -- the analysis ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from eventstore.open import DEFAULT_STORE
 from service import Dispatch, MatchService
 from service.fair_use import FairUse
 from service.matches import ensure_format
+from service.waiting import carry_over
 
 # The store's configuration, for the edges: they read the URL once and pass this on.
 __all__ = ["DEFAULT_STORE", "Dispatch", "StoreConfig", "StoreError", "build_service",
@@ -20,14 +21,14 @@ def build_service(store: StoreConfig | str, dispatch: Dispatch | None = None,
                   pace: Mapping[str, float] | None = None,
                   fair: FairUse | None = None, recover: bool = True) -> MatchService:
     """A service on `store`, its bot turns given to what `dispatch` picks
-    (the edges choose it: `workers.choice`); none, and the turns wait in the store's marks.
-    `recover`: hand on the bot turns nobody is making (off in RQ workers, which sweep their
-    own queue's)."""
+    (the edges choose it: `workers.choice`); none, and the turns wait in the schedule.
+
+    With a dispatcher it sweeps the schedule for lost turns. `recover`: at first it hands on
+    every turn owed, as the one process that makes them and holds none yet; off where other
+    processes may hold turns (RQ workers), which hand on only the overdue ones."""
     service = MatchService(open_store(store), dispatch, pace=pace, fair=fair)
-    # RQ workers sweep the turns pending in their queue. A turn that never became pending (its
-    # hand-off failed while the store's Redis failed over) is found here, from the match's own
-    # mark, once it is overdue; queuing it twice is harmless (one job id per turn).
-    service.sweeper.start(turns=recover and service.dispatcher is not None)
+    carry_over(service.store)
+    service.sweeper.start(turns=service.dispatcher is not None, all_at_once=recover)
     return service
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from random import Random
 from typing import Protocol
 
@@ -24,13 +26,13 @@ from service.deliveries import Deliveries
 from service.errors import VersionConflict
 from service.matches import Matches
 from service.pacing import instant_text
-from service.waiting import AUTOPILOT, BOT_WAIT, bots_only, moved_for, waits_on_bot
+from service.waiting import AUTOPILOT, BOT_WAIT, OwedTurn, bots_only, moved_for, waits_on_bot
 
 log = logging.getLogger(__name__)
 
 THINKING_SHARE = 0.75  # of a paced bot's time goes to thinking; the rest is its margin
 LATE = 0.05  # seconds past its due time after which a paced move is recorded as late
-LOST_AFTER = 5.0  # seconds past its pace after which a bot turn is taken as lost and handed on
+LOST_AFTER = 5.0  # seconds past its due time after which a bot turn is taken as lost
 
 
 class Dispatcher(Protocol):
@@ -38,8 +40,10 @@ class Dispatcher(Protocol):
 
     name: str
 
-    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
-        """Queue the turn; `urgent` when a person waits on it (it goes first)."""
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False,
+                attempt: int = 0) -> None:
+        """Queue the turn; `urgent` when a person waits on it (it goes first); `attempt`,
+        how many times it was handed on again, lost by whoever had it."""
         ...
 
     def analyse(self, match_id: str, number: int) -> None:
@@ -75,27 +79,37 @@ class BotTurns:
         self.deliveries.close(drain=max(self._pace.values(), default=0.0))
 
     def recover(self, overdue_only: bool = True) -> int:
-        """Hand on again every match that waits on a bot whose turn is lost: made by no one
-        since the move that asked for it (a process killed, restarted, or shut down with the
-        turn in hand). A turn still within its pace and `LOST_AFTER` is left alone unless
-        `overdue_only` is off (at startup, when this process holds no turn). How many."""
+        """Hand on again every bot turn the schedule shows lost: overdue by more than
+        `LOST_AFTER` (a process killed, restarted, or shut down with the turn in hand, or a
+        queue that lost it). Each goes as its next attempt, claimed in the store first, so
+        that of several sweepers one hands it on. With `overdue_only` off (at the start of
+        the one process that makes the turns, which holds none yet), every turn owed goes at
+        once, as its first attempt. How many."""
+        now = self._clock()
+        store = self.matches.store
         handed = 0
-        for match_id, version in self.matches.store.marked(BOT_WAIT).items():
-            if overdue_only and not self._overdue(match_id, int(version)):
-                continue
+        for match_id, value in store.due(BOT_WAIT, now - LOST_AFTER if overdue_only
+                                         else math.inf).items():
+            owed = OwedTurn.parse(value)
+            attempt = 0
+            if overdue_only:
+                again = owed.again(now)
+                if not store.put_meta(match_id, BOT_WAIT, again.text(), if_value=value):
+                    continue  # moved meanwhile, or another sweeper has it
+                attempt = again.attempt
             state = self.matches.load(match_id)
-            if waits_on_bot(state):
-                self.hand_off(state)
+            if state.version == owed.version and waits_on_bot(state):
+                self.hand_off(state, attempt)
                 handed += 1
         return handed
 
-    def _overdue(self, match_id: str, version: int) -> bool:
-        at = self.matches.recorded_at(match_id, version)
-        slowest = max(self._pace.values(), default=0.0)
-        return at is None or self._clock() > at + slowest + LOST_AFTER
+    def owed(self) -> int:
+        """The matches that wait on a bot's move, by the schedule."""
+        return len(self.matches.store.due(BOT_WAIT, math.inf))
 
-    def hand_off(self, state: Match) -> None:
-        """Queue a turn for every bot the match now waits for."""
+    def hand_off(self, state: Match, attempt: int = 0) -> None:
+        """Queue a turn for every bot the match now waits for (`attempt` > 0: handed on
+        again by a sweep)."""
         if self.dispatcher is None:
             return
         for seat in seats_to_act(state):
@@ -103,29 +117,23 @@ class BotTurns:
                 continue
             try:
                 self.dispatcher.enqueue(state.id, seat, state.version,
-                                        urgent=not bots_only(state))
+                                        urgent=not bots_only(state), attempt=attempt)
             except Exception:  # the move is stored; a failed hand-off must not undo the reply
                 log.exception("could not hand seat %s of %s to the bots", seat, state.id)
 
-    def bot_turn(self, match_id: str, seat: int, version: int, rerun: bool = False,
-                 delivered: Callable[[], None] | None = None) -> Made:
+    def bot_turn(self, match_id: str, seat: int, version: int) -> Made:
         """Let the bot in `seat` act if the match still waits for it; harmless if run twice.
 
-        A paced bot chooses now and its move is held until its due time (`HELD`): the caller
-        goes on to other turns, and `delivered` is called once the move is stored (or found
-        no longer wanted). Otherwise the move is made at once (`MADE`), or not at all.
-
-        A `rerun` is a turn queued again because whoever ran it first went quiet. That one
-        may have died after its move was stored but before it handed the match on, so a
-        rerun that finds its move made hands the match on from where it stands now.
+        A paced bot chooses now and its move is held until its due time (`HELD`) while the
+        caller goes on to other turns; until it is stored, the schedule still shows the turn
+        owed, so a process killed with it in hand loses nothing. Otherwise the move is made
+        at once (`MADE`), or not at all.
         """
         state = self.matches.load(match_id)
         # An away person's seat is moved by the autopilot, on the bots' pace.
         away = seat in state.away
         bot = state.seats[seat].bot or (AUTOPILOT if away else None)
         if bot is None or seat not in seats_to_act(state):
-            if rerun:
-                self.hand_off(state)
             return NOTHING
         if bots_only(state) and state.round is not None \
                 and state.round.number > self.commands.fair.bot_rounds:
@@ -137,14 +145,8 @@ class BotTurns:
         if due is None:
             return MADE if self._deliver(match_id, seat, state.version, move, None) else NOTHING
 
-        def deliver() -> None:
-            try:
-                self._deliver(match_id, seat, state.version, move, due)
-            finally:
-                if delivered is not None:
-                    delivered()
-
-        self.deliveries.at(due[1], deliver)
+        self.deliveries.at(due[1], partial(self._deliver, match_id, seat, state.version, move,
+                                           due))
         return HELD
 
     def _choose(self, state: Match, seat: int, bot: str, due: Due | None) -> Move:

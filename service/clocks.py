@@ -2,8 +2,9 @@
 for it and the timeout recorded; after two in a row the seat is away.
 
 Each append of a match with a clock writes, beside its events, when the first clock that runs
-now runs out (`waiting.CLOCK`). The store indexes the mark, so a restart of every process
-loses no clock: whoever sweeps next finds it overdue.
+now runs out (`waiting.CLOCK`), in the schedule of turns owed. The store indexes it by that
+time, so a sweep reads only the clocks that have run out, and a restart of every process
+loses none: whoever sweeps next finds it overdue.
 """
 
 from __future__ import annotations
@@ -49,9 +50,8 @@ class TurnClocks:
     def sweep(self) -> int:
         """Every clock due now, run out. How many."""
         now, ran_out = self._clock(), 0
-        for match_id, due in self.matches.store.marked(CLOCK).items():
-            if float(due) <= now:
-                ran_out += self.run_out(match_id, now)
+        for match_id in self.matches.store.due(CLOCK, now):
+            ran_out += self.run_out(match_id, now)
         return ran_out
 
     def run_out(self, match_id: str, now: float) -> int:

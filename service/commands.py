@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ from service.errors import VersionConflict
 from service.fair_use import FairUse, bot_matches_cap, capped
 from service.idempotency import Idempotency
 from service.matches import TOKEN_INDEX, Matches, secret_json, token_hash
+from service.pacing import parse_instant
 from service.waiting import BOTS_ONLY, bots_alone, clock_marks, marks
 
 RETRIES = 8
@@ -95,9 +96,11 @@ class Commands:
 
     def __init__(self, matches: Matches, entropy: Callable[[int], bytes] = secrets.token_bytes,
                  on_moved: Callable[[Match], None] = lambda _: None,
-                 fair: FairUse | None = None) -> None:
+                 fair: FairUse | None = None,
+                 pace: Mapping[str, float] | None = None) -> None:
         self.matches = matches
         self._entropy = entropy
+        self.pace = dict(pace or {})  # the bots' pace: when the bot turns it marks are due
         self.on_moved = on_moved  # hands the match to its bots, if any now must act
         self.fair = fair or FairUse()
 
@@ -122,7 +125,8 @@ class Commands:
         recorded = self.matches.recorded_by(match_id, 0, at)
         meta = {"secret": secret_json(secret),
                 "tokens": json.dumps({token_hash(t): s for s, t in tokens.items()}),
-                **marks(created), **clock_marks(created, recorded)}
+                **marks(created, parse_instant(at), self.pace),
+                **clock_marks(created, recorded)}
         cap = None
         if alone:
             meta[BOTS_ONLY] = owner or "?"
@@ -194,7 +198,7 @@ class Commands:
         at = (stamp or self.matches.now)()  # one time for the events, known to the reply
         recorded = self.matches.recorded_by(state.id, state.version, at)
         reply = Reply(after.version, after=after, seat=seat, recorded=recorded)
-        meta = {**marks(after), **clock_marks(after, recorded)}
+        meta = {**marks(after, parse_instant(at), self.pace), **clock_marks(after, recorded)}
         if idempotency and slot:
             meta[slot] = idempotency.record(reply.as_record())
         try:

@@ -26,14 +26,14 @@ class Deliveries:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
-        self._heap: list[tuple[float, int, Callable[[], None]]] = []
+        self._heap: list[tuple[float, int, Callable[[], object]]] = []
         self._order = itertools.count()  # equal times keep the order they came in
         self._changed = threading.Condition()
         self._closed = False
         self._draining = False  # closing: no new move, the held ones delivered at their time
         self._thread: threading.Thread | None = None
 
-    def at(self, due: float, deliver: Callable[[], None]) -> None:
+    def at(self, due: float, deliver: Callable[[], object]) -> None:
         """Call `deliver` once `due` (seconds since the epoch) has come."""
         with self._changed:
             if self._closed or self._draining:
@@ -69,7 +69,7 @@ class Deliveries:
             self._heap.clear()
             self._changed.notify()
 
-    def _next(self) -> Callable[[], None] | None:
+    def _next(self) -> Callable[[], object] | None:
         with self._changed:
             while not self._closed:
                 if self._heap:

@@ -1,6 +1,7 @@
-"""What a serving process does on its own, on a thread of its own: run out the turn clocks
-that are due, hand on the bot turns and the analyses a restart lost, and abandon the matches
-whose people went away."""
+"""What a serving process or a bot worker does on its own, on a thread of its own: run out
+the turn clocks that are due, hand on the bot turns and the analyses that were lost, and
+abandon the matches whose people went away. Each reads the schedule of turns owed, by due
+time; several processes may sweep at once (a turn is claimed in the store by one of them)."""
 
 from __future__ import annotations
 
@@ -55,10 +56,14 @@ class Sweeper:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._turns = True
+        self._all_at_once = True
 
-    def start(self, turns: bool = True) -> None:
-        """Sweep from now on; lost bot turns too if `turns`."""
+    def start(self, turns: bool = True, all_at_once: bool = True) -> None:
+        """Sweep from now on; lost bot turns too if `turns`: at first every turn owed if
+        `all_at_once` (this process alone makes the turns, and holds none yet), then those
+        overdue."""
         self._turns = turns
+        self._all_at_once = all_at_once
         self._thread = threading.Thread(target=self._run, name="sweeper", daemon=True)
         self._thread.start()
 
@@ -66,7 +71,7 @@ class Sweeper:
         self._stop.set()
 
     def _run(self) -> None:
-        overdue_only, turns_due, idle_due = False, 0.0, 0.0
+        overdue_only, turns_due, idle_due = not self._all_at_once, 0.0, 0.0
         while not self._stop.is_set():
             try:
                 self.clocks.sweep()

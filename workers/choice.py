@@ -29,7 +29,9 @@ def dispatch_for(bots: str, store: StoreConfig, queue_url: str | None = None,
             from workers.rq_dispatch import RqDispatcher
 
             rq = RqDispatcher(store, queue_url)
-            metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting, rq.pending),
+            # Owed by the schedule, which every process reads alike.
+            metrics.on_scrape("bot turns", metrics.bot_turn_gauges(rq.waiting,
+                                                                   service.bots.owed),
                               across="livemax")
             return rq
         return None

@@ -97,8 +97,11 @@ class InlineDispatcher:
         for thread in self._threads:
             thread.start()
 
-    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
-        """Queue a turn once; `urgent` when a person waits on it."""
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False,
+                attempt: int = 0) -> None:
+        """Queue a turn once, whatever its attempt (a turn handed on again by a sweep is not
+        queued again while this process has it queued or running); `urgent` when a person
+        waits on it."""
         key = job_id(match_id, seat, version)
         with self._lock:
             if key in self._pending or self._closed:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping
-from functools import partial
 
 from service import MatchService
 from service.bootstrap import StoreConfig, build_service
-from service.bot_turns import HELD, MADE
-from workers.dispatch import Closing
-from workers.rq_dispatch import Attempt, RqDispatcher
+from service.bot_turns import MADE, NOTHING
+from workers.dispatch import Closing, Turn
+from workers.rq_dispatch import RqDispatcher
 
 # The bots' pace in this worker process (level -> seconds), set by `run_worker` before the
 # first job: turns run in the worker's own process, which builds its service on first use.
@@ -26,8 +25,10 @@ class Relay:
     that move leaves is kept for the job to make next: always when it is the same match's
     (its state is at hand, and a trip through RQ costs more than a heuristic bot's whole
     turn), else only if no other turn waits for a worker. Every other turn goes to RQ, and so
-    does any turn handed on from another thread (a held move delivered on its due time): only
-    the job's own thread keeps a turn, so the kept turn needs no lock."""
+    does any turn handed on from another thread (a held move delivered on its due time, a
+    sweep): only the job's own thread keeps a turn, so the kept turn needs no lock. A kept
+    turn is owed in the schedule like any other: should the worker die before making it, a
+    sweep queues it again."""
 
     name = "rq"
 
@@ -36,16 +37,17 @@ class Relay:
         self.owner = threading.current_thread()  # a held move is handed on from another
         self.keeping = False
         self.match: str | None = None  # the match of the turn being made
-        self.kept: Attempt | None = None
+        self.kept: Turn | None = None
 
-    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
-        keep = self.keeping and self.kept is None \
+    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False,
+                attempt: int = 0) -> None:
+        keep = self.keeping and self.kept is None and attempt == 0 \
             and threading.current_thread() is self.owner \
             and (match_id == self.match or self.rq.queue_is_idle())
         if keep:
-            self.kept = (match_id, seat, version, 0)
+            self.kept = (match_id, seat, version)
         else:
-            self.rq.enqueue(match_id, seat, version, urgent)
+            self.rq.enqueue(match_id, seat, version, urgent, attempt)
 
     def analyse(self, match_id: str, number: int) -> None:
         self.rq.analyse(match_id, number)
@@ -80,16 +82,27 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
     """
     built = _SERVICES.get((store_url, queue_url))
     if built is None:
-        store = StoreConfig.parse(store_url)  # once for this process's service of the store
-        relay = Relay(RqDispatcher(store, queue_url))
-        service = build_service(store, lambda _: relay, pace=PACE, recover=False)
-        built = _SERVICES[(store_url, queue_url)] = (service, relay)
+        built = start(StoreConfig.parse(store_url), queue_url)
     return built
+
+
+def start(store: StoreConfig, queue_url: str | None = None) -> tuple[MatchService, Relay]:
+    """This process's service of `store`, built once: its sweeps hand on the overdue turns
+    of the schedule from now on, whether or not a job comes."""
+    relay = Relay(RqDispatcher(store, queue_url))
+    key = (store.url, relay.rq.queue_url)
+    if key not in _SERVICES:
+        service = build_service(store, lambda _: relay, pace=PACE, recover=False)
+        _SERVICES[key] = (service, relay)
+    else:
+        relay.close()
+    return _SERVICES[key]
 
 
 def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: int = 0,
              queue_url: str | None = None) -> int:
     """Let a bot move if the match still waits for it; run late or twice, it does nothing.
+    (`attempt` names the job apart from the turn's earlier ones; the turn is the same.)
 
     Then make the match's next bot moves too, and while the job is young, the turns that
     come into the queue, of any match, each with its own next moves: under load a worker
@@ -98,7 +111,7 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     """
     service, relay = _service(store_url, queue_url or store_url)
     deadline = time.monotonic() + CHAIN_SECONDS
-    turn: Attempt | None = (match_id, seat, version, attempt)
+    turn: Turn | None = (match_id, seat, version)
     moves = 0
     while turn is not None:
         moves += _match_turns(service, relay, turn, deadline)
@@ -109,30 +122,21 @@ def bot_turn(store_url: str, match_id: str, seat: int, version: int, attempt: in
     return moves
 
 
-def _match_turns(service: MatchService, relay: Relay, turn: Attempt, deadline: float) -> int:
-    """`turn`, and the bot turns of its match that follow from it while the job is young."""
+def _match_turns(service: MatchService, relay: Relay, turn: Turn, deadline: float) -> int:
+    """`turn`, and the bot turns of its match that follow from it while the job is young. A
+    paced move is held until its due time in this process while the job goes on (the turn
+    owed in the schedule until it is stored)."""
     moves = 0
-    next_turn: Attempt | None = turn
+    next_turn: Turn | None = turn
     while next_turn is not None:
         relay.keeping, relay.kept = time.monotonic() < deadline, None
         relay.match = next_turn[0]
         try:
-            # A turn queued again (attempt > 0) may find its move made by a worker that died
-            # before handing the match on: then it hands it on.
-            made = service.bot_turn(*next_turn[:3], rerun=next_turn[3] > 0,
-                                    delivered=partial(relay.rq.done, next_turn))
+            made = service.bot_turn(*next_turn)
         finally:
             relay.keeping = False
-        if made == HELD:
-            # Its move waits for its due time in this process while the job takes other
-            # turns; the turn stays pending until the move is stored, so a worker killed with
-            # it in hand loses nothing: the sweep queues the turn again.
-            moves += 1
-            next_turn = None
-            continue
-        moves += made == MADE
-        relay.rq.done(next_turn, then=relay.kept)  # a kept turn stays pending until made
-        next_turn = relay.kept
+        moves += made != NOTHING
+        next_turn = relay.kept if made == MADE else None
     return moves
 
 

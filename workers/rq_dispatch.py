@@ -1,54 +1,47 @@
 """Bot turns on Redis + RQ, for several API processes and worker machines.
 
-A worker killed in the middle of a turn must not leave its match stuck. Every queued turn is
-also written to a sorted set of pending turns, scored by when it is due; the job clears it
-when done. Each `cardems worker` sweeps that set and queues again any turn overdue, under a
-new job id; running a turn twice is harmless (the second finds the seat has moved).
+RQ is only the bots' queue. Who owes a move is kept in the schedule of turns owed, written
+with the events in the append that made the match wait (`service.waiting`). A worker killed
+in the middle of a turn, or with ready moves in hand, leaves that turn overdue there; whoever
+sweeps the schedule next (an API process, another worker) claims it in the store and queues
+it again under a new job id, `bot_{match}_{seat}_{version}_again{n}`. Running a turn twice is
+harmless: the second finds the seat has moved.
 
-The pending set lives with the events, in the store's Redis (one key of the cluster, when the
-store is a Redis Cluster), where every write is on disk before it is acknowledged. The queue
-cannot live on a cluster (RQ keeps keys that no hash tag groups): with a cluster store it is
-a Redis of its own, which `--queue` names. In any case the queue may live on a Redis that
-does not wait for the disk: RQ writes some twenty times per job, and waiting for an fsync
-on each costs about a seventh of a bot's reply (docs/performance.md). A queue that loses
-jobs in a crash loses nothing that matters: the pending set, which survived with the events, has the
-sweeper queue them again.
+The queue cannot live on a Redis Cluster (RQ keeps keys that no hash tag groups): with a
+cluster store it is a Redis of its own, which `--queue` names. In any case the queue may live
+on a Redis that does not wait for the disk: RQ writes some twenty times per job, and waiting
+for an fsync on each costs about a seventh of a bot's reply (docs/performance.md). A queue
+that loses its jobs in a crash loses nothing that matters: the schedule, which survived with
+the events, shows their turns overdue.
 
 A worker that has just made a bot's move and finds the next move is a bot's too makes that
 move itself (`workers.jobs`): always in the same match, in another only while no other turn
 waits in the queue; a round trip through RQ costs more than a heuristic bot's whole turn.
-The turn it keeps is pending all the same, written in the one transaction that clears the
-turn it finished. Then, for a few seconds, the job takes the turns that come into the queue
-itself (`take`): one or two round trips a turn, where RQ's cycle of a job of its own (taking
-it, marking it started, its heartbeats, its execution records, clearing them) costs some
-twenty-five.
+Then, for a few seconds, the job takes the turns that come into the queue itself (`take`):
+one or two round trips a turn, where RQ's cycle of a job of its own (taking it, marking it
+started, its heartbeats, its execution records, clearing them) costs some twenty-five.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
-import time
 
 import redis
-from redis.cluster import RedisCluster
 from rq import Queue
 from rq.exceptions import DuplicateJobError
 from rq.job import Job
 
 from service.bootstrap import StoreConfig
-from workers.dispatch import job_id
+from workers.dispatch import Turn, job_id
 
 log = logging.getLogger(__name__)
 
 QUEUE = "cardems-bots"
 PERSON_QUEUE = "cardems-bots-person"  # turns a person waits on: workers take these first
 ANALYSIS_QUEUE = "cardems-analysis"  # rounds to analyse: workers take these last
-PENDING = "cardems:pending-bot-turns"
 TURN_TIMEOUT = 60  # seconds a worker may spend on one bot turn before RQ gives up on it
 ROUND_TIMEOUT = 3600  # the same for one round's analysis, bot turns made meanwhile included
-REQUEUE_AFTER = 5.0  # seconds after which a turn nobody finished is queued again
 # A finished turn leaves nothing behind in RQ: no result, no registry entry to expire later.
 # A duplicate queued after it finished runs and finds the seat has moved. A failed turn, and
 # a turn queued again after its worker was lost, are kept a while as a trace for whoever
@@ -93,17 +86,12 @@ return 1
 """
 
 
-def _member(turn: Attempt) -> str:
-    return json.dumps(list(turn))
-
-
-def _turn_of(job: str) -> Attempt | None:
-    """The turn a job id names; None for an id that is not a turn's."""
+def _turn_of(job: str) -> Turn | None:
+    """The turn a job id names, whatever its attempt; None for an id that is not a turn's."""
     found = JOB_ID.fullmatch(job)
     if found is None:
         return None
-    return (found["match"], int(found["seat"]), int(found["version"]),
-            int(found["attempt"] or 0))
+    return found["match"], int(found["seat"]), int(found["version"])
 
 
 def _job_of(turn: Attempt) -> str:
@@ -128,11 +116,6 @@ class RqDispatcher:
         if not store.on_redis or not self.queue_url.startswith(PLAIN):
             raise ValueError("bots on rq need Redis: --store redis://HOST:PORT/DB or"
                              " redis+cluster://HOST:PORT, and --queue a Redis URL")
-        self.connection: redis.Redis | RedisCluster  # the pending set: durable
-        if on_cluster:  # any node; the store's own options (?wait=...) are not the client's
-            self.connection = RedisCluster.from_url(store.client_url)
-        else:
-            self.connection = redis.Redis.from_url(store.client_url)
         self.queue_connection = redis.Redis.from_url(self.queue_url)
         self.queue = Queue(QUEUE, connection=self.queue_connection)
         self.person_queue = Queue(PERSON_QUEUE, connection=self.queue_connection)
@@ -143,17 +126,9 @@ class RqDispatcher:
     def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False,
                 attempt: int = 0) -> None:
         """Queue the turn once; `urgent` (a person waits on it) on the queue workers empty
-        first.
-
-        Handing the same turn on again (another API process, a sweep of the matches) neither
-        queues a second job nor puts off the turn's due time: were it put off, a turn whose
-        job died with its worker, or failed while the store failed over, would never fall
-        due, and its job id, still taken by the dead job, would never let it be queued. A
-        turn queued again by the sweep (`attempt` > 0) is the only one of its kind, as the
-        sweep that queues it won it: it needs no check that its id is free.
-        """
-        turn = _member((match_id, seat, version, attempt))
-        self.connection.zadd(PENDING, {turn: time.time() + REQUEUE_AFTER}, nx=True)
+        first. A turn handed on again by a sweep (`attempt` > 0) has an id of its own: the
+        sweep that queues it won it in the store, and the first attempt's id may still be
+        taken by its dead job."""
         try:
             (self.person_queue if urgent else self.queue).enqueue_call(
                 "workers.jobs.bot_turn",
@@ -174,20 +149,11 @@ class RqDispatcher:
             job_id=f"analysis_{match_id}_{number}", timeout=ROUND_TIMEOUT,
             result_ttl=RESULT_TTL, failure_ttl=TRACE_TTL)
 
-    def done(self, turn: Attempt, then: Attempt | None = None) -> None:
-        """`turn` is finished; `then`, a turn its worker goes on to make itself, is pending
-        from now. One transaction: one write to disk, and never a moment with neither."""
-        with self.connection.pipeline(transaction=True) as pipe:
-            pipe.zrem(PENDING, _member(turn))
-            if then is not None:
-                pipe.zadd(PENDING, {_member(then): time.time() + REQUEUE_AFTER})
-            pipe.execute()
-
-    def take(self, wait: float = 0.0) -> Attempt | None:
+    def take(self, wait: float = 0.0) -> Turn | None:
         """A turn that waits in the queues (people's first), taken out of RQ's hands: its
-        job ends here, unrun, and whoever takes it makes the turn and then calls `done`.
-        Should it die first, the turn is still pending and the sweep queues it again. None if
-        no turn came within `wait` seconds."""
+        job ends here, unrun, and whoever takes it makes the turn. Should it die first, the
+        turn is still owed in the schedule and a sweep queues it again. None if no turn came
+        within `wait` seconds."""
         queues = [self.person_queue.key, self.queue.key]
         taken = self._take(keys=queues, args=[Job.redis_job_namespace_prefix, TRACE_TTL])
         if taken is None and wait > 0:
@@ -207,10 +173,6 @@ class RqDispatcher:
         """Jobs queued and not yet taken, by queue (for every process)."""
         return {"person": self.person_queue.count, "bots": self.queue.count}
 
-    def pending(self) -> int:
-        """Turns queued or being made, in the store's pending set."""
-        return int(self.connection.zcard(PENDING))
-
     def queue_is_idle(self) -> bool:
         """No turn waits for a worker (one may be running). An unreachable queue is not
         idle: the turn must then go through `enqueue`, which writes it pending first."""
@@ -219,36 +181,5 @@ class RqDispatcher:
         except redis.RedisError:
             return False
 
-    def sweep(self, now: float | None = None) -> int:
-        """Queue again every overdue turn that no worker took, or whose worker went quiet;
-        how many were queued again. A turn still waiting in the queue is not lost, only
-        late: under a load the workers cannot keep up with, queuing it again would only
-        lengthen the queue (each copy a job of its own), so it is given more time."""
-        now = now or time.time()
-        requeued = 0
-        for raw in self.connection.zrangebyscore(PENDING, 0, now):
-            match_id, seat, version, attempt = json.loads(raw)
-            if self._still_queued((match_id, seat, version, attempt)):
-                self.connection.zadd(PENDING, {raw: now + REQUEUE_AFTER}, xx=True)
-                continue
-            if self.connection.zrem(PENDING, raw):  # one sweeper wins each turn
-                log.warning("bot turn %s:%s@%s overdue, queued again", match_id, seat, version)
-                self.enqueue(match_id, seat, version, attempt=attempt + 1)
-                requeued += 1
-        return requeued
-
-    def _still_queued(self, turn: Attempt) -> bool:
-        """The turn's job waits in its queue. Its status alone does not say so: a worker
-        killed between taking the job off the queue and marking it started leaves it
-        "queued" in no queue, and such a turn must be queued again."""
-        job = _job_of(turn)
-        status, origin = self.queue_connection.hmget(Job.key_for(job), ["status", "origin"])
-        queues = {q.name: q for q in (self.queue, self.person_queue)}
-        queue = queues.get(origin.decode()) if isinstance(origin, bytes) else None
-        if status != b"queued" or queue is None:
-            return False
-        return self.queue_connection.lpos(queue.key, job) is not None
-
     def close(self) -> None:
-        self.connection.close()
         self.queue_connection.close()

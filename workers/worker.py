@@ -1,10 +1,10 @@
-"""`cardems worker`: an RQ worker that computes bot turns and analyses, and sweeps up
-abandoned turns."""
+"""`cardems worker`: an RQ worker that computes bot turns and analyses, and sweeps the
+schedule for the turns that were lost (its service's sweeper, as every process that runs
+bots)."""
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Mapping
 from types import FrameType
@@ -16,21 +16,12 @@ from rq.job import Job
 
 from service.bootstrap import StoreConfig
 from service.pacing import DEFAULT_PACE
-from workers.jobs import STOPPING, close_all, configure
-from workers.rq_dispatch import ANALYSIS_QUEUE, PERSON_QUEUE, QUEUE, RqDispatcher
+from workers.jobs import STOPPING, close_all, configure, start
+from workers.rq_dispatch import ANALYSIS_QUEUE, PERSON_QUEUE, QUEUE
 
 log = logging.getLogger(__name__)
-SWEEP_SECONDS = 1.0
 RECONNECT_SECONDS = 1.0
 LISTEN_SECONDS = 0.5  # how long a stopping worker may wait for its command listener
-
-
-def _sweep_forever(dispatcher: RqDispatcher, stop: threading.Event) -> None:
-    while not stop.wait(SWEEP_SECONDS):
-        try:
-            dispatcher.sweep()
-        except redis.RedisError:
-            log.exception("sweeping overdue bot turns failed; trying again")
 
 
 class TurnWorker(SimpleWorker):
@@ -72,11 +63,8 @@ class TurnWorker(SimpleWorker):
 def run_worker(store: StoreConfig, burst: bool = False, queue_url: str | None = None,
                pace: Mapping[str, float] | None = None) -> int:
     configure(pace if pace is not None else DEFAULT_PACE)
-    dispatcher = RqDispatcher(store, queue_url)
-    connection = redis.Redis.from_url(dispatcher.queue_url)
-    stop = threading.Event()
-    sweeper = threading.Thread(target=_sweep_forever, args=(dispatcher, stop), daemon=True)
-    sweeper.start()
+    _, relay = start(store, queue_url)
+    connection = redis.Redis.from_url(relay.rq.queue_url)
     try:
         while True:
             # The queue of turns people wait on first, analyses last: RQ empties its queues
@@ -91,13 +79,12 @@ def run_worker(store: StoreConfig, burst: bool = False, queue_url: str | None = 
                 log.error("the worker stopped by itself; working again in %s s",
                           RECONNECT_SECONDS)
             except redis.ConnectionError:
-                # The queue's Redis went away mid-job. The sweeper has the turn still pending
-                # and will queue it again: carry on once Redis is back.
+                # The queue's Redis went away mid-job. The turn is still owed in the schedule
+                # and a sweep will queue it again: carry on once Redis is back.
                 log.exception("lost the queue's Redis; working again in %s s", RECONNECT_SECONDS)
                 if burst:
                     return 1
             time.sleep(RECONNECT_SECONDS)
     finally:
-        stop.set()
         close_all()
-        dispatcher.close()
+        connection.close()

@@ -89,7 +89,9 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
 
     from rq import Queue, Worker
 
-    from workers.rq_dispatch import PENDING, PERSON_QUEUE, QUEUE
+    from eventstore import open_store
+    from service.waiting import BOT_WAIT
+    from workers.rq_dispatch import PERSON_QUEUE, QUEUE
 
     def worker() -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
@@ -100,6 +102,7 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
     server = Server("--store", redis_url)
     workers = [worker() for _ in range(2)]
     connection = redis.Redis.from_url(redis_url)
+    store = open_store(redis_url)
     queues = [Queue(name, connection=connection) for name in (QUEUE, PERSON_QUEUE)]
     try:
         seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
@@ -107,11 +110,11 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
                      {"seats": seats, "rules": {"end_score": 1}}).body
         # In play only one seat is waited for, so only the sweeper can rescue a lost turn.
         view_when(server.base, match["id"], lambda v: len(v["tricks"]) >= 2, timeout=120)
-        # The turn is in a job's hands: pending, in no queue, and a worker has a job. Every
+        # The turn is in a job's hands: owed, in no queue, and a worker has a job. Every
         # worker with a job is killed, so the one that holds the turn is.
         def in_a_turn() -> list[subprocess.Popen]:
             busy = {w.pid for w in Worker.all(connection=connection) if w.get_current_job_id()}
-            if busy and connection.zcard(PENDING) and not any(q.count for q in queues):
+            if busy and store.marked(BOT_WAIT) and not any(q.count for q in queues):
                 return [p for p in workers if p.pid in busy]
             return []
 
@@ -129,8 +132,7 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
         report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
         assert report["ok"], report
         assert connection.keys("rq:job:*_again*"), "the abandoned turn was queued again"
-        # The last job clears its turn just after its move finished the match.
-        wait_until(lambda: connection.zcard(PENDING) == 0, 30)
+        assert store.marked(BOT_WAIT) == {}, "the finished match owes nothing"
     finally:
         for process in workers:
             if process.poll() is None:
@@ -138,11 +140,13 @@ def test_a_worker_killed_mid_turn_does_not_leave_the_match_stuck(redis_url):
                 process.wait(20)
         server.stop()
         connection.close()
+        store.close()
 
 
 def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(redis_url):
     """The queue on its own Redis that does not wait for the disk; kill -9 it mid-match and
-    bring it back empty: the pending turns kept with the events are queued again."""
+    bring it back empty: the turns owed in the schedule kept with the events are queued
+    again."""
     import shutil
     import tempfile
 
@@ -180,74 +184,64 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_an_overdue_turn_still_waiting_in_the_queue_is_not_queued_again(redis_url):
-    """Under more load than the workers can take, turns wait in the queue past their due
-    time. Queuing each again would add a job a turn every few seconds and grow the queue
-    without end; only a turn that left the queue (its worker went quiet) is queued again."""
+def test_a_lost_turn_is_queued_again_once_under_an_id_of_its_own(redis_url):
+    """The turn's first job died (or failed while the store failed over): its id stays
+    taken, so handing the turn on again queues nothing. Once overdue in the schedule, the
+    turn is claimed by one of the sweepers (two API processes here) and queued again under a
+    new id; lost again, it comes back later each time."""
     from rq import Queue
 
-    from workers.rq_dispatch import PENDING, QUEUE, REQUEUE_AFTER, RqDispatcher
+    from domain.events import SeatSpec
+    from domain.rules import Rules
+    from eventstore import open_store
+    from service import MatchService
+    from service.bot_turns import LOST_AFTER
+    from service.waiting import BOT_WAIT, OwedTurn
+    from workers.rq_dispatch import PERSON_QUEUE, RqDispatcher
 
-    dispatcher = RqDispatcher(redis_url)
-    queue = Queue(QUEUE, connection=redis.Redis.from_url(redis_url))
-    dispatcher.enqueue("m1", 2, 7)
-    later = time.time() + 3 * REQUEUE_AFTER
-    assert dispatcher.sweep(now=later) == 0
-    assert queue.count == 1 and dispatcher.pending() == 1
-    ((_, due),) = dispatcher.connection.zrange(PENDING, 0, -1, withscores=True)
-    assert due == later + REQUEUE_AFTER, "given more time, not dropped"
-    job = queue.jobs[0]
-    queue.remove(job)  # a worker took it off the queue and was killed before it said so
-    assert job.get_status() == "queued"
-    assert dispatcher.sweep(now=later + 2 * REQUEUE_AFTER) == 1
-    assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again1"]
-    again = queue.jobs[0]
-    queue.remove(again)  # taken, started, and then its worker went quiet
-    again.set_status("started")
-    assert dispatcher.sweep(now=later + 4 * REQUEUE_AFTER) == 1
-    assert [j.id for j in queue.jobs] == ["bot_m1_2_7_again2"]
-    dispatcher.close()
-
-
-def test_a_turn_whose_job_died_falls_due_though_it_is_handed_on_again_and_again(redis_url):
-    """An API process hands on every match that waits too long on a bot, every few seconds.
-    When the turn's job failed (the store failing over) or died with its worker, that job's id
-    stays taken: the hand-off queues nothing, and must not put off the turn's due time
-    either, or the sweep would never queue it again and the match would wait for ever."""
-    from rq import Queue
-
-    from workers.rq_dispatch import PENDING, QUEUE, REQUEUE_AFTER, RqDispatcher
-
-    dispatcher = RqDispatcher(redis_url)
-    queue = Queue(QUEUE, connection=redis.Redis.from_url(redis_url))
-    dispatcher.enqueue("m2", 1, 4)
-    ((member, due),) = dispatcher.connection.zrange(PENDING, 0, -1, withscores=True)
-    job = queue.jobs[0]
-    queue.remove(job)
-    job.set_status("failed")  # the job's id is taken until its trace expires
-    for _ in range(3):
-        dispatcher.enqueue("m2", 1, 4)  # handed on again: nothing queued, nothing put off
-        assert queue.count == 0
-        assert dispatcher.connection.zscore(PENDING, member) == due
-    assert dispatcher.sweep(now=due + 0.001) == 1
-    assert [j.id for j in queue.jobs] == ["bot_m2_1_4_again1"]
-    # Handed on again once more: the first attempt is pending again, falls due, and is
-    # queued again though a copy of that id still waits (twice in the queue: harmless, the
-    # second finds the seat has moved).
-    dispatcher.enqueue("m2", 1, 4)
-    assert dispatcher.connection.zscore(PENDING, member) is not None
-    assert dispatcher.sweep(now=time.time() + 2 * REQUEUE_AFTER) == 1
-    assert [j.id for j in queue.jobs] == ["bot_m2_1_4_again1"] * 2
-    dispatcher.close()
+    queue = Queue(PERSON_QUEUE, connection=redis.Redis.from_url(redis_url))  # Ann waits
+    now = [time.time()]
+    stores = [open_store(redis_url) for _ in range(2)]
+    services = [MatchService(store, lambda _: RqDispatcher(redis_url), clock=lambda: now[0])
+                for store in stores]
+    try:
+        seats = [SeatSpec("Ann"), *(SeatSpec(f"b{i}", "random") for i in range(1, 4))]
+        match = services[0].create(seats, Rules()).match
+        assert sorted(j.id for j in queue.jobs) == [
+            f"bot_{match.id}_{seat}_{match.version}" for seat in (1, 2, 3)]
+        for job in queue.jobs:
+            queue.remove(job)
+            job.set_status("failed")  # the job's id is taken until its trace expires
+        services[1].bots.hand_off(match)
+        assert queue.count == 0, "the first attempt's ids are taken"
+        owed = OwedTurn.parse(stores[0].marked(BOT_WAIT)[match.id])
+        now[0] = owed.due + LOST_AFTER - 0.01
+        assert [s.bots.recover() for s in services] == [0, 0], "not yet overdue"
+        now[0] = owed.due + LOST_AFTER + 0.01
+        assert sorted(s.bots.recover() for s in services) == [0, 1], "one sweeper wins"
+        assert sorted(j.id for j in queue.jobs) == [
+            f"bot_{match.id}_{seat}_{match.version}_again1" for seat in (1, 2, 3)]
+        for job in queue.jobs:  # taken, and then its worker went quiet
+            queue.remove(job)
+        again = OwedTurn.parse(stores[0].marked(BOT_WAIT)[match.id])
+        assert again.attempt == 1 and again.due == now[0]
+        now[0] = again.due + LOST_AFTER + 0.01
+        assert sum(s.bots.recover() for s in services) == 1
+        assert {j.id.rsplit("_", 1)[1] for j in queue.jobs} == {"again2"}
+        later = OwedTurn.parse(stores[0].marked(BOT_WAIT)[match.id])
+        assert later.due > now[0], "given longer than the first time"
+    finally:
+        for service in services:
+            service.close()
 
 
 def test_a_job_takes_the_turns_that_wait_in_the_queue_people_s_first(redis_url):
     """Under load a job goes on with the turns that wait in the queue, each taken in one round
     trip: the job it was queued as ends there, unrun, and leaves nothing behind but the trace
-    of a turn queued again. The turn stays pending until it is made."""
+    of a turn queued again. (The turn stays owed in the schedule until it is made.)"""
     from rq import Queue
 
-    from workers.rq_dispatch import PENDING, QUEUE, RqDispatcher
+    from workers.rq_dispatch import QUEUE, RqDispatcher
 
     dispatcher = RqDispatcher(redis_url)
     connection = redis.Redis.from_url(redis_url)
@@ -256,11 +250,10 @@ def test_a_job_takes_the_turns_that_wait_in_the_queue_people_s_first(redis_url):
     dispatcher.enqueue("m4", 0, 9, urgent=True)
     dispatcher.enqueue("m_3", 3, 4, attempt=2)
     taken = [dispatcher.take() for _ in range(4)]
-    assert taken == [("m4", 0, 9, 0), ("m_3", 1, 4, 0), ("m_3", 2, 4, 0), ("m_3", 3, 4, 2)]
+    assert taken == [("m4", 0, 9), ("m_3", 1, 4), ("m_3", 2, 4), ("m_3", 3, 4)]
     assert Queue(QUEUE, connection=connection).count == 0
     assert [k.decode() for k in connection.keys("rq:job:*")] == ["rq:job:bot_m_3_3_4_again2"]
     assert connection.hget("rq:job:bot_m_3_3_4_again2", "status") == b"finished"
-    assert connection.zcard(PENDING) == 4, "each turn pending until its move is made"
     began = time.monotonic()
     assert dispatcher.take(wait=0.2) is None
     assert time.monotonic() - began >= 0.15, "it waited for a turn to come"
@@ -353,22 +346,27 @@ def test_a_worker_killed_with_ready_moves_in_hand_loses_no_turn(redis_url):
     import os
     import signal
 
-    from workers.rq_dispatch import PENDING
+    from rq import Queue
+
+    from workers.rq_dispatch import QUEUE
 
     server = Server("--store", redis_url)
     workers = [paced_worker(redis_url, "3")]
     connection = redis.Redis.from_url(redis_url)
+    queue = Queue(QUEUE, connection=connection)
     try:
-        matches = [call(server.base, "POST", "/v1/matches",
-                        {**BOT_MATCH, "rules": {"end_score": 1}}).body["id"]
-                   for _ in range(5)]
+        created = [call(server.base, "POST", "/v1/matches",
+                        {**BOT_MATCH, "rules": {"end_score": 1}}).body for _ in range(5)]
+        matches = [match["id"] for match in created]
+        before = [match["version"] for match in created]
 
-        def holding() -> bool:  # every match's turn taken, and no job under way
-            busy = any(w.get_current_job_id() for w in Worker.all(connection=connection))
-            return connection.zcard(PENDING) >= 5 and not busy
+        def versions() -> list[int]:
+            return [call(server.base, "GET", f"/v1/matches/{m}").body["version"]
+                    for m in matches]
+
+        def holding() -> bool:  # every pass taken off the queue, and none stored
+            return queue.count == 0 and versions() == before
         wait_until(holding, 30, every=0.05)
-        before = [call(server.base, "GET", f"/v1/matches/{m}").body["version"]
-                  for m in matches]
         os.kill(workers[0].pid, signal.SIGKILL)
         workers[0].wait()
         workers = [paced_worker(redis_url, "0.05")]

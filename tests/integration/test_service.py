@@ -9,7 +9,6 @@ from domain.events import SeatSpec
 from domain.evolve import fold
 from domain.rules import Rules
 from domain.state import Status
-from domain.views import seats_to_act
 from service import MatchService, decode
 from service.errors import Forbidden, Unauthorized, VersionConflict
 from workers.dispatch import InlineDispatcher
@@ -103,42 +102,6 @@ def test_a_bot_turn_run_twice_or_late_does_nothing_more(game):
     assert not game.bot_turn(match.id, 1, match.version), "seat 1 has passed already"
     assert not game.bot_turn(match.id, 0, match.version), "seat 0 is a person"
     assert game.store.version(match.id) == match.version + 1
-
-
-class Recorder:
-    """A dispatcher that only notes what it is handed."""
-
-    name = "recorder"
-
-    def __init__(self) -> None:
-        self.turns: list[tuple[str, int, int]] = []
-
-    def enqueue(self, match_id: str, seat: int, version: int, urgent: bool = False) -> None:
-        self.turns.append((match_id, seat, version))
-
-    def analyse(self, match_id: str, number: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def test_a_rerun_of_a_turn_whose_mover_died_before_handing_on_hands_it_on(store):
-    seats = [SeatSpec(f"b{i}", "heuristic") for i in range(4)]
-    match = MatchService(store).create(seats, Rules()).match
-    died = MatchService(store)  # moves, then "dies": nothing is handed on
-    for seat in range(4):
-        assert died.bot_turn(match.id, seat, match.version + seat)
-    played = died.load(match.id)
-    assert played.status is Status.PLAYING
-    # Any seat but the one holding the two of clubs, which is to lead now.
-    passed = next(s for s in range(4) if s not in seats_to_act(played))
-    recorder = Recorder()
-    game = MatchService(store, lambda _: recorder)
-    assert not game.bot_turn(match.id, passed, match.version + passed), "it has passed"
-    assert recorder.turns == [], "a first run that finds its move made is a duplicate"
-    assert not game.bot_turn(match.id, passed, match.version + passed, rerun=True)
-    assert recorder.turns == [(match.id, s, played.version) for s in seats_to_act(played)]
 
 
 def test_bots_play_on_their_own_until_a_person_must_act(store):
