@@ -1,6 +1,6 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
 NAME...` (domain store api bots search search-full timing streams fair play views checks client
-pace rq cluster load soak memory analysis ismcts
+pace schedule rq cluster load soak memory analysis ismcts
 ismcts-full)."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ SUITES = {
     "checks": "bench.views_bench:checks",
     "client": "bench.client_bench",
     "pace": "bench.pace_bench",
+    "schedule": "bench.schedule_bench",
     "rq": "bench.rq_bench",
     "cluster": "bench.cluster_bench",
     "load": "bench.load_bench:load",  # five minutes, with faults

@@ -24,11 +24,13 @@ def build_service(store: StoreConfig | str, dispatch: Dispatch | None = None,
     (the edges choose it: `workers.choice`); none, and the turns wait in the schedule.
 
     With a dispatcher it sweeps the schedule for lost turns. `recover`: at first it hands on
-    every turn owed, as the one process that makes them and holds none yet; off where other
-    processes may hold turns (RQ workers), which hand on only the overdue ones."""
+    every turn owed, as the one process that makes them and holds none yet, and it hands on
+    lost analyses; off where other processes may hold turns (RQ workers), which hand on only
+    the overdue turns and leave the analyses to the serving processes."""
     service = MatchService(open_store(store), dispatch, pace=pace, fair=fair)
     carry_over(service.store)
-    service.sweeper.start(turns=service.dispatcher is not None, all_at_once=recover)
+    service.sweeper.start(turns=service.dispatcher is not None, all_at_once=recover,
+                          analyses=recover)
     return service
 
 

@@ -57,13 +57,17 @@ class Sweeper:
         self._thread: threading.Thread | None = None
         self._turns = True
         self._all_at_once = True
+        self._analyses = True
 
-    def start(self, turns: bool = True, all_at_once: bool = True) -> None:
+    def start(self, turns: bool = True, all_at_once: bool = True,
+              analyses: bool = True) -> None:
         """Sweep from now on; lost bot turns too if `turns`: at first every turn owed if
         `all_at_once` (this process alone makes the turns, and holds none yet), then those
-        overdue."""
+        overdue. Lost analyses if `analyses` too (one claims no round: sweeping them in
+        fewer processes hands a round on twice less often)."""
         self._turns = turns
         self._all_at_once = all_at_once
+        self._analyses = analyses
         self._thread = threading.Thread(target=self._run, name="sweeper", daemon=True)
         self._thread.start()
 
@@ -78,7 +82,8 @@ class Sweeper:
                 if time.monotonic() >= turns_due:
                     if self._turns:
                         self.bots.recover(overdue_only)
-                        self.analyses.recover()
+                        if self._analyses:
+                            self.analyses.recover()
                     overdue_only = True
                     metrics.publish_live()
                     turns_due = time.monotonic() + TURNS_SECONDS
