@@ -342,27 +342,30 @@ def test_one_worker_keeps_many_paced_matches_moving_at_once(redis_url):
 
 def test_a_worker_killed_with_ready_moves_in_hand_loses_no_turn(redis_url):
     """A long pace, so that the worker is caught holding moves it has chosen; killed, the
-    turns it held are made by another, each once, and every chain verifies."""
+    turns it held are made by another, each once, and every chain verifies. No serving
+    process runs meanwhile: the new worker's own sweep of the schedule hands them on."""
     import os
     import signal
 
     from rq import Queue
 
+    from eventstore import open_store
     from workers.rq_dispatch import QUEUE
 
     server = Server("--store", redis_url)
     workers = [paced_worker(redis_url, "3")]
     connection = redis.Redis.from_url(redis_url)
+    store = open_store(redis_url)
     queue = Queue(QUEUE, connection=connection)
     try:
         created = [call(server.base, "POST", "/v1/matches",
                         {**BOT_MATCH, "rules": {"end_score": 1}}).body for _ in range(5)]
+        server.stop()
         matches = [match["id"] for match in created]
         before = [match["version"] for match in created]
 
         def versions() -> list[int]:
-            return [call(server.base, "GET", f"/v1/matches/{m}").body["version"]
-                    for m in matches]
+            return [store.version(m) for m in matches]
 
         def holding() -> bool:  # every pass taken off the queue, and none stored
             return queue.count == 0 and versions() == before
@@ -370,9 +373,8 @@ def test_a_worker_killed_with_ready_moves_in_hand_loses_no_turn(redis_url):
         os.kill(workers[0].pid, signal.SIGKILL)
         workers[0].wait()
         workers = [paced_worker(redis_url, "0.05")]
-        for match_id, version in zip(matches, before, strict=True):
-            view_when(server.base, match_id, lambda v, at=version: v["version"] > at,
-                      timeout=60)
+        wait_until(lambda: all(v > b for v, b in zip(versions(), before, strict=True)), 60)
+        server = Server("--store", redis_url)
         for match_id in matches:
             final = view_when(server.base, match_id, lambda v: v["status"] == "finished",
                               timeout=180)
@@ -385,3 +387,4 @@ def test_a_worker_killed_with_ready_moves_in_hand_loses_no_turn(redis_url):
         finally:
             server.stop()
             connection.close()
+            store.close()
