@@ -51,7 +51,7 @@ class MatchService:
         self.commands = Commands(self.matches, entropy, fair=fair, pace=pace)
         self.creations = Creations(self.commands, clock)
         self.reads = Reads(self.matches, clock)
-        self.bots = BotTurns(self.matches, self.commands, pace, think_slots, clock)
+        self.bots = BotTurns(self.matches, self.commands, think_slots, clock)
         self.commands.on_moved = self.bots.hand_off
         self.analyses = Analyses(self.matches, self.reads, clock)
         self.sweeper = Sweeper(self.bots, self.commands, self.analyses)

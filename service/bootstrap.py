@@ -29,8 +29,7 @@ def build_service(store: StoreConfig | str, dispatch: Dispatch | None = None,
     the overdue turns and leave the analyses to the serving processes."""
     service = MatchService(open_store(store), dispatch, pace=pace, fair=fair)
     carry_over(service.store)
-    service.sweeper.start(turns=service.dispatcher is not None, all_at_once=recover,
-                          analyses=recover)
+    service.sweeper.start(turns=service.dispatcher is not None, alone=recover)
     return service
 
 

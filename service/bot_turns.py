@@ -8,7 +8,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from functools import partial
 from random import Random
 from typing import Protocol
@@ -59,13 +59,13 @@ NOTHING, MADE, HELD = 0, 1, 2
 
 
 class BotTurns:
-    def __init__(self, matches: Matches, commands: Commands,
-                 pace: Mapping[str, float] | None = None, think_slots: int = 2,
+    def __init__(self, matches: Matches, commands: Commands, think_slots: int = 2,
                  clock: Callable[[], float] = time.time) -> None:
         self.matches = matches
         self.commands = commands
         self.dispatcher: Dispatcher | None = None
-        self._pace = dict(pace or {})
+        # One pace for the due times the appends write and the moves held here.
+        self._pace = commands.pace
         # Searching bots that think at once: as many for matches with people as for matches
         # of bots alone, so that these never hold up those.
         self._thinking = {urgent: threading.BoundedSemaphore(think_slots)

@@ -100,7 +100,8 @@ class Commands:
                  pace: Mapping[str, float] | None = None) -> None:
         self.matches = matches
         self._entropy = entropy
-        self.pace = dict(pace or {})  # the bots' pace: when the bot turns it marks are due
+        # The bots' pace, by level: when the bot turns its appends mark as owed fall due.
+        self.pace: Mapping[str, float] = dict(pace or {})
         self.on_moved = on_moved  # hands the match to its bots, if any now must act
         self.fair = fair or FairUse()
 

@@ -56,18 +56,17 @@ class Sweeper:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._turns = True
-        self._all_at_once = True
-        self._analyses = True
+        self._alone = True
 
-    def start(self, turns: bool = True, all_at_once: bool = True,
-              analyses: bool = True) -> None:
-        """Sweep from now on; lost bot turns too if `turns`: at first every turn owed if
-        `all_at_once` (this process alone makes the turns, and holds none yet), then those
-        overdue. Lost analyses if `analyses` too (one claims no round: sweeping them in
-        fewer processes hands a round on twice less often)."""
+    def start(self, turns: bool = True, alone: bool = True) -> None:
+        """Sweep from now on; lost bot turns too if `turns`. `alone`: a process that does
+        not share the making of turns (it makes them all, or it serves the API while workers
+        make them) hands on every turn owed at first, as it holds none yet, and the lost
+        analyses too. RQ workers are not alone: they hand on only the overdue turns, and
+        leave the analyses, which nothing claims, to fewer sweepers, so that a round is
+        judged twice less often."""
         self._turns = turns
-        self._all_at_once = all_at_once
-        self._analyses = analyses
+        self._alone = alone
         self._thread = threading.Thread(target=self._run, name="sweeper", daemon=True)
         self._thread.start()
 
@@ -75,14 +74,14 @@ class Sweeper:
         self._stop.set()
 
     def _run(self) -> None:
-        overdue_only, turns_due, idle_due = not self._all_at_once, 0.0, 0.0
+        overdue_only, turns_due, idle_due = not self._alone, 0.0, 0.0
         while not self._stop.is_set():
             try:
                 self.clocks.sweep()
                 if time.monotonic() >= turns_due:
                     if self._turns:
                         self.bots.recover(overdue_only)
-                        if self._analyses:
+                        if self._alone:
                             self.analyses.recover()
                     overdue_only = True
                     metrics.publish_live()

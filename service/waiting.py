@@ -79,8 +79,8 @@ def pace_of(state: Match, pace: Mapping[str, float]) -> float:
 
 def marks(state: Match, at: float, pace: Mapping[str, float]) -> dict[str, str]:
     """The marks to write with the events that lead to `state`, recorded `at`."""
-    owed = OwedTurn(at + pace_of(state, pace), state.version)
-    out = {BOT_WAIT: owed.text() if waits_on_bot(state) else ""}
+    owed = OwedTurn(at + pace_of(state, pace), state.version) if waits_on_bot(state) else None
+    out = {BOT_WAIT: owed.text() if owed else ""}
     if not bots_only(state):
         out[PEOPLE] = "" if state.is_over else "1"
     elif state.is_over:

@@ -89,13 +89,11 @@ def _service(store_url: str, queue_url: str) -> tuple[MatchService, Relay]:
 def start(store: StoreConfig, queue_url: str | None = None) -> tuple[MatchService, Relay]:
     """This process's service of `store`, built once: its sweeps hand on the overdue turns
     of the schedule from now on, whether or not a job comes."""
-    relay = Relay(RqDispatcher(store, queue_url))
-    key = (store.url, relay.rq.queue_url)
+    key = (store.url, queue_url or store.url)
     if key not in _SERVICES:
+        relay = Relay(RqDispatcher(store, queue_url))
         service = build_service(store, lambda _: relay, pace=PACE, recover=False)
         _SERVICES[key] = (service, relay)
-    else:
-        relay.close()
     return _SERVICES[key]
 
 
