@@ -27,13 +27,14 @@ from typing import Any, TypeVar
 from domain.bots.expert import distinct_plays, outcome, table_of
 from domain.bots.heuristic import pass_ranking
 from domain.bots.knowledge import knowledge
-from domain.bots.rollout import Hand, Table, hand_of, rollout
+from domain.bots.pass_search import played_out, simulated_pass
+from domain.bots.rollout import Hand
 from domain.bots.sampling import Sampler
-from domain.cards import TWO_OF_CLUBS, Card, spell
+from domain.cards import Card, spell
 from domain.events import CardPlayed, Event, MoonChosen, PassChosen, RoundScored
 from domain.evolve import evolve
 from domain.passing import receiver
-from domain.rules import MoonRule, Rules
+from domain.rules import MoonRule
 from domain.scoring import jack_taker, match_winner, round_scores
 from domain.state import Match
 from domain.table import MOON_POINTS
@@ -232,8 +233,9 @@ def _two_stages(options: list[_O], chosen: _O, deal: Callable[[], _D],
 
 
 def candidate_passes(hand: Sequence[Card], chosen: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """The passes weighed: the chosen one, the heuristic's (the expert's own), the pass that
-    keeps the points for a moon, and every three of the most dangerous cards."""
+    """The passes weighed: the chosen one, the heuristic's, the pass that keeps the points
+    for a moon, and every three of the most dangerous cards (among which the expert's own
+    search chooses)."""
     ranked = pass_ranking(list(hand), keep_points=False)
     keeping = pass_ranking(list(hand), keep_points=True)
     found = {tuple(sorted(chosen)), tuple(sorted(ranked[:3])), tuple(sorted(keeping[:3]))}
@@ -244,46 +246,30 @@ def candidate_passes(hand: Sequence[Card], chosen: Sequence[Card]) -> list[tuple
 def _pass_options(view: MatchView, chosen: Move, rng: Random,
                   deals: int) -> list[tuple[Move, float]]:
     """Each candidate pass played out on the same deals of the other hands: the others pass
-    as the heuristic bot ranks their cards, then every seat plays the round out."""
+    as the expert's simulated players do, then every seat plays the round out."""
     assert view.you is not None and isinstance(chosen, tuple)
     me, seats = view.you.seat, view.table.seats
     hand = sorted(view.you.hand)
     candidates = candidate_passes(hand, chosen)
     unseen = sorted(set(view.table.cards) - set(hand))
     size = view.table.hand_size
+    to = [receiver(s, view.pass_direction, view.table) for s in range(seats)]
     chosen_pass = tuple(sorted(chosen))
 
-    def deal() -> tuple[list[list[Card]], list[tuple[Card, ...]]]:
+    def deal() -> tuple[list[list[int]], list[list[int]]]:
         rng.shuffle(unseen)
         others = iter([unseen[i:i + size] for i in range(0, len(unseen), size)])
-        hands = [hand if s == me else next(others) for s in range(seats)]
-        passes = [() if s == me else tuple(pass_ranking(hands[s], False)[:3])
-                  for s in range(seats)]
-        return hands, passes
+        held = [[c.index for c in (hand if s == me else next(others))] for s in range(seats)]
+        return held, [[] if s == me else simulated_pass(held, s) for s in range(seats)]
 
-    def tried(candidate: tuple[Card, ...],
-              dealt: tuple[list[list[Card]], list[tuple[Card, ...]]]) -> float:
-        hands, passes = dealt
-        passes[me] = candidate
-        return _played_out(view.rules, hands, passes, view, me)
+    def tried(candidate: tuple[Card, ...], dealt: tuple[list[list[int]], list[list[int]]],
+              ) -> float:
+        held, passes = dealt
+        passes[me] = [c.index for c in candidate]
+        return played_out(view.rules, held, passes, to, me)
 
     means = _two_stages(candidates, chosen_pass, deal, tried, deals)
     return list(means.items())
-
-
-def _played_out(rules: Rules, dealt: list[list[Card]], passes: list[tuple[Card, ...]],
-                view: MatchView, me: int) -> float:
-    """`me`'s score against the others' mean once the passes are exchanged and the round is
-    played out by the rollouts."""
-    seats = len(dealt)
-    held = [set(h) - set(passes[s]) for s, h in enumerate(dealt)]
-    for s in range(seats):
-        held[receiver(s, view.pass_direction, view.table)].update(passes[s])
-    hands = [hand_of(h) for h in held]
-    leader = next(s for s in range(seats) if TWO_OF_CLUBS in held[s])
-    scores = rollout(rules, Table(hands, leader, [], [0] * seats, [0] * seats, None, False,
-                                  False))
-    return scores[me] - (sum(scores) - scores[me]) / (seats - 1)
 
 
 # -- the moon ---------------------------------------------------------------------------

@@ -6,6 +6,8 @@ shooting the moon (and stopping one) counts as it should. Cards that play alike 
 once, and rounds of halving put the rollouts where the choice is close. Deterministic given
 `rng` and its iteration budget; how long it may think is its driver's business: the search
 yields its best card after every sampled deal, and a driver short of time stops early.
+Given `pass_rollouts`, its pass is searched alike: candidate passes played out on shared
+sampled deals (`domain.bots.pass_search`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from collections.abc import Iterator
 from random import Random
 
 from domain.bots.base import to_the_end
-from domain.bots.heuristic import HeuristicPolicy
+from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
+from domain.bots.pass_search import searched_pass
 from domain.bots.rollout import Hand, Table, rollout
 from domain.bots.sampling import Sampler
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
@@ -23,20 +26,28 @@ from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
 from domain.views import MatchView
 
-DEFAULT_ITERATIONS = 800  # rollouts per decision, shared among the legal cards
+DEFAULT_ITERATIONS = 800  # rollouts per play, shared among the legal cards
+PASS_ROLLOUTS = 0  # rounds played out per pass (0: the heuristic's pass, unsearched)
 
 
 class ExpertPolicy:
     name = "expert"
     version = "4"
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS) -> None:
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS,
+                 pass_rollouts: int = PASS_ROLLOUTS) -> None:
         self.iterations = iterations
+        self.pass_rollouts = pass_rollouts
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
-        # Passes searched by playing rounds out with these same rollouts measured worse than
-        # the heuristic's rules for passing (docs/performance.md), so the expert keeps those.
+        if self.pass_rollouts and not carries_moon(knowledge(view)):
+            # The search draws from a copy of `rng`, so that the plays after the pass draw
+            # the same chance whichever way it was chosen: two passes then compare on the
+            # same play.
+            copy = Random()
+            copy.setstate(rng.getstate())
+            return searched_pass(view, copy, self.pass_rollouts)
         return self._fallback.choose_pass(view, rng)
 
     def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:

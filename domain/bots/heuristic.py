@@ -29,7 +29,7 @@ class HeuristicPolicy:
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
         assert view.you is not None
-        a, b, c = pass_ranking(list(view.you.hand), _carries_moon(knowledge(view)))[:3]
+        a, b, c = pass_ranking(list(view.you.hand), carries_moon(knowledge(view)))[:3]
         return a, b, c
 
     def choose_play(self, view: MatchView, rng: Random) -> Card:
@@ -80,7 +80,7 @@ def _pass_danger(card: Card, hand: list[Card]) -> float:
     return card.rank * 3 + short_bonus
 
 
-def _carries_moon(k: Knowledge) -> bool:
+def carries_moon(k: Knowledge) -> bool:
     """A hand that can take every trick but one or two, long in high hearts."""
     hearts = [c for c in k.hand if c.suit is Suit.HEARTS]
     return len(hearts) >= 5 and k.losers() <= 1 and sum(k.points) == k.points[k.seat]
@@ -88,7 +88,7 @@ def _carries_moon(k: Knowledge) -> bool:
 
 def _shooting(k: Knowledge) -> bool:
     others = sum(k.points) - k.points[k.seat]
-    return others == 0 and k.losers() <= 1 and (k.points[k.seat] > 0 or _carries_moon(k))
+    return others == 0 and k.losers() <= 1 and (k.points[k.seat] > 0 or carries_moon(k))
 
 
 def _lead(k: Knowledge, legal: list[Card]) -> Card:
