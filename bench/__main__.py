@@ -1,7 +1,6 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
-NAME...` (domain store api bots search search-full timing streams fair play views checks client
-pace schedule rq cluster load soak memory analysis ismcts
-ismcts-full)."""
+NAME...` (domain store api bots search search-full duel timing streams fair play views checks
+client pace schedule rq cluster load soak memory analysis ismcts ismcts-full)."""
 
 from __future__ import annotations
 
@@ -15,6 +14,7 @@ SUITES = {
     "bots": "bench.bots_bench",
     "search": "bench.search_bench",  # quick; search-full is the long one
     "search-full": "bench.search_bench:full",
+    "duel": "bench.duel_bench",  # quick; `python -m bench.duel_bench` for a real trial
     "timing": "bench.timing_bench",
     "streams": "bench.streams_bench",
     "fair": "bench.fair_bench",

@@ -1,0 +1,114 @@
+"""Two versions of the expert side by side, each alone among three heuristic bots on the same
+hands: a measure sharp enough to keep or drop a change to the expert.
+
+Every deal is played once per seat for each player under test: it sits at that seat and the
+heuristic bot at the other three, with the same cards, the same secret and the same draws of
+chance. Where two players make the same choices the rounds are the very same, so their
+difference is nothing; what remains is the difference their choices make (common random
+numbers). The heuristic bot's own table of four, on the same deals, gives each player's
+ratio to the heuristic among the same opposition.
+
+    python -m bench duel                                    # quick: 12 deals
+    python -m bench.duel_bench --deals 400 --seed 41 expert-4 expert-1600
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import statistics
+import time
+from collections.abc import Callable
+from random import Random
+
+from domain.bots.base import Policy
+from domain.bots.duplicate import dealt_state, play_hand
+from domain.bots.expert import ExpertPolicy
+from domain.bots.heuristic import HeuristicPolicy
+from domain.commands import Secret
+from domain.rules import Rules
+from domain.table import FOUR_SEATS
+
+# The players a duel may name: the expert as it ships, and the variants under trial.
+PLAYERS: dict[str, Callable[[], Policy]] = {
+    "heuristic": HeuristicPolicy,
+    "expert": ExpertPolicy,
+    "expert-4": lambda: ExpertPolicy(800, pass_rollouts=0),  # version 4, as it shipped
+    "expert-1600": lambda: ExpertPolicy(1600, pass_rollouts=0),  # version 4, twice the deals
+    "expert-pass": lambda: ExpertPolicy(800, pass_rollouts=1000),  # version 4, passes searched
+}
+
+
+def play_deal(task: tuple[tuple[str, ...], int, int]) -> tuple[list[int], list[float]]:
+    """One deal: each player's points summed over the four seats it held alone, and the
+    seconds it spent; the heuristic's table of four first."""
+    names, seed, number = task
+    deal_rng = Random(f"duel/{seed}/{number}")
+    cards = list(FOUR_SEATS.cards)
+    deal_rng.shuffle(cards)
+    secret = Secret(deal_rng.randbytes(32))
+    rules = Rules(end_score=10_000)
+    heuristic = HeuristicPolicy()
+    state = dealt_state(cards, number, secret, rules)
+    points = [sum(play_hand(state, [heuristic] * 4, Random(0), secret).scores)]
+    spent = [0.0]
+    for name in names:
+        player = PLAYERS[name]()
+        taken, started = 0, time.process_time()
+        for seat in range(4):
+            seats: list[Policy] = [heuristic] * 4
+            seats[seat] = player
+            chance = Random(f"duel/{seed}/{number}/{seat}")  # the same for every player
+            taken += play_hand(state, seats, chance, secret).scores[seat]
+        points.append(taken)
+        spent.append(time.process_time() - started)
+    return points, spent
+
+
+def mean_interval(values: list[float]) -> tuple[float, float]:
+    spread = statistics.stdev(values) if len(values) > 1 else 0.0
+    return statistics.fmean(values), 1.96 * spread / math.sqrt(len(values))
+
+
+def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int) -> None:
+    unknown = [n for n in names if n not in PLAYERS]
+    if unknown:
+        raise SystemExit(f"unknown players {unknown}; known: {', '.join(PLAYERS)}")
+    tasks = [(names, seed, number) for number in range(1, deals + 1)]
+    started = time.monotonic()
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        results = pool.map(play_deal, tasks)
+    hands = 4 * deals
+    print(f"duel: {deals} deals (seed {seed}), each player alone at every seat among three"
+          f" heuristic bots: {hands} hands each; {time.monotonic() - started:.0f} s on"
+          f" {jobs} processes")
+    per_hand = [[r[0][i] / 4 for r in results] for i in range(len(names) + 1)]
+    base, _ = mean_interval(per_hand[0])
+    print(f"  {'heuristic (table of four)':28s} {base:5.2f} points a hand")
+    for i, name in enumerate(names, start=1):
+        mean, ci = mean_interval(per_hand[i])
+        seconds = sum(r[1][i] for r in results) / hands
+        print(f"  {name:28s} {mean:5.2f} ± {ci:.2f} a hand, {mean / base:.3f} of the"
+              f" heuristic's; {seconds:.2f} s of thinking a hand")
+    for i, first in enumerate(names, start=1):
+        for j in range(i + 1, len(names) + 1):
+            gap, ci = mean_interval([a - b for a, b in zip(per_hand[i], per_hand[j], strict=True)])
+            differ = sum(1 for a, b in zip(per_hand[i], per_hand[j], strict=True) if a != b)
+            print(f"  {first} - {names[j - 1]}: {gap:+.3f} ± {ci:.3f} a hand"
+                  f" ({differ} of {deals} deals came out differently)")
+
+
+def main() -> None:
+    duel(("expert-4", "expert"), deals=12, seed=12, jobs=os.cpu_count() or 1)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("players", nargs="+", help=f"from {', '.join(PLAYERS)}")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    options = parser.parse_args()
+    duel(tuple(options.players), options.deals, options.seed, options.jobs)
