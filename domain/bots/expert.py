@@ -26,13 +26,13 @@ from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
 from domain.views import MatchView
 
-DEFAULT_ITERATIONS = 800  # rollouts per play, shared among the legal cards
-PASS_ROLLOUTS = 0  # rounds played out per pass (0: the heuristic's pass, unsearched)
+DEFAULT_ITERATIONS = 1600  # rollouts per play, shared among the legal cards
+PASS_ROLLOUTS = 1000  # rounds played out per pass, shared among the candidate passes
 
 
 class ExpertPolicy:
     name = "expert"
-    version = "4"
+    version = "5"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
                  pass_rollouts: int = PASS_ROLLOUTS) -> None:
