@@ -15,14 +15,13 @@ ratio to the heuristic among the same opposition.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
-import statistics
 import time
 from collections.abc import Callable
 from random import Random
 
+from bench.figures import interval
 from domain.bots.base import Policy
 from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
@@ -67,11 +66,6 @@ def play_deal(task: tuple[tuple[str, ...], int, int]) -> tuple[list[int], list[f
     return points, spent
 
 
-def mean_interval(values: list[float]) -> tuple[float, float]:
-    spread = statistics.stdev(values) if len(values) > 1 else 0.0
-    return statistics.fmean(values), 1.96 * spread / math.sqrt(len(values))
-
-
 def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int) -> None:
     unknown = [n for n in names if n not in PLAYERS]
     if unknown:
@@ -85,16 +79,16 @@ def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int) -> None:
           f" heuristic bots: {hands} hands each; {time.monotonic() - started:.0f} s on"
           f" {jobs} processes")
     per_hand = [[r[0][i] / 4 for r in results] for i in range(len(names) + 1)]
-    base, _ = mean_interval(per_hand[0])
+    base, _ = interval(per_hand[0])
     print(f"  {'heuristic (table of four)':28s} {base:5.2f} points a hand")
     for i, name in enumerate(names, start=1):
-        mean, ci = mean_interval(per_hand[i])
+        mean, ci = interval(per_hand[i])
         seconds = sum(r[1][i] for r in results) / hands
         print(f"  {name:28s} {mean:5.2f} ± {ci:.2f} a hand, {mean / base:.3f} of the"
               f" heuristic's; {seconds:.2f} s of thinking a hand")
     for i, first in enumerate(names, start=1):
         for j in range(i + 1, len(names) + 1):
-            gap, ci = mean_interval([a - b for a, b in zip(per_hand[i], per_hand[j], strict=True)])
+            gap, ci = interval([a - b for a, b in zip(per_hand[i], per_hand[j], strict=True)])
             differ = sum(1 for a, b in zip(per_hand[i], per_hand[j], strict=True) if a != b)
             print(f"  {first} - {names[j - 1]}: {gap:+.3f} ± {ci:.3f} a hand"
                   f" ({differ} of {deals} deals came out differently)")

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from domain.bots.expert import distinct_plays, outcome, table_of
 from domain.bots.heuristic import pass_ranking
 from domain.bots.knowledge import knowledge
-from domain.bots.pass_search import played_out, simulated_pass
+from domain.bots.pass_search import played_out, simulated_passes
 from domain.bots.rollout import Hand
 from domain.bots.sampling import Sampler
 from domain.cards import Card, spell
@@ -260,7 +260,7 @@ def _pass_options(view: MatchView, chosen: Move, rng: Random,
         rng.shuffle(unseen)
         others = iter([unseen[i:i + size] for i in range(0, len(unseen), size)])
         held = [[c.index for c in (hand if s == me else next(others))] for s in range(seats)]
-        return held, [[] if s == me else simulated_pass(held, s) for s in range(seats)]
+        return held, simulated_passes(held, me)
 
     def tried(candidate: tuple[Card, ...], dealt: tuple[list[list[int]], list[list[int]]],
               ) -> float:

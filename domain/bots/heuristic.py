@@ -82,8 +82,13 @@ def _pass_danger(card: Card, hand: list[Card]) -> float:
 
 def carries_moon(k: Knowledge) -> bool:
     """A hand that can take every trick but one or two, long in high hearts."""
-    hearts = [c for c in k.hand if c.suit is Suit.HEARTS]
-    return len(hearts) >= 5 and k.losers() <= 1 and sum(k.points) == k.points[k.seat]
+    hearts = sum(1 for c in k.hand if c.suit is Suit.HEARTS)
+    return moon_hand(hearts, k.losers()) and sum(k.points) == k.points[k.seat]
+
+
+def moon_hand(hearts: int, losers: int) -> bool:
+    """Enough hearts, and few enough cards that could lose a trick, to run at the moon."""
+    return hearts >= 5 and losers <= 1
 
 
 def _shooting(k: Knowledge) -> bool:

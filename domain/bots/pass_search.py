@@ -12,8 +12,8 @@ from __future__ import annotations
 from itertools import combinations
 from random import Random
 
-from domain.bots.heuristic import pass_ranking
-from domain.bots.rollout import Hand, Table, rollout
+from domain.bots.heuristic import moon_hand, pass_ranking
+from domain.bots.rollout import Table, losers, rollout, suited
 from domain.cards import TWO_OF_CLUBS, Card, Suit
 from domain.passing import receiver
 from domain.rules import Rules
@@ -37,7 +37,7 @@ def searched_pass(view: MatchView, rng: Random, rollouts: int) -> tuple[Card, Ca
     for left in range(rounds, 0, -1):
         for _ in range(max(1, rollouts // rounds // len(alive))):
             held = _deal(rng, unseen, mine, me, seats)
-            passes = [[] if s == me else simulated_pass(held, s) for s in range(seats)]
+            passes = simulated_passes(held, me)
             for candidate in alive:
                 passes[me] = [c.index for c in candidate]
                 totals[candidate] += played_out(rules, held, passes, to, me)
@@ -63,25 +63,18 @@ def _deal(rng: Random, unseen: list[int], mine: list[int], me: int, seats: int,
     return held
 
 
-def simulated_pass(held: list[list[int]], seat: int) -> list[int]:
-    """What the simulated player at `seat` passes: the heuristic's choice for that hand."""
-    hand = [Card(c) for c in held[seat]]
-    hearts = sum(1 for c in hand if c.suit is Suit.HEARTS)
-    carries = hearts >= 5 and _losers(held, seat) <= 1
-    return [c.index for c in pass_ranking(hand, carries)[:3]]
-
-
-def _losers(held: list[list[int]], seat: int) -> int:
-    """How many of the seat's cards could lose a trick to a card another seat holds."""
-    others = [c for s, cards in enumerate(held) if s != seat for c in cards]
-    count = 0
-    for suit in range(4):
-        mine = sorted((c for c in held[seat] if c // 13 == suit), reverse=True)
-        higher = [c for c in others if c // 13 == suit]
-        for position, card in enumerate(mine):
-            if sum(1 for c in higher if c > card) > position:
-                count += 1
-    return count
+def simulated_passes(held: list[list[int]], me: int) -> list[list[int]]:
+    """What every seat but `me` passes as a simulated player: the heuristic's choice for its
+    hand (`me`'s entry is left empty, for the pass being weighed)."""
+    hands = [suited(cards) for cards in held]
+    passes: list[list[int]] = []
+    for seat, cards in enumerate(held):
+        if seat == me:
+            passes.append([])
+            continue
+        carries = moon_hand(len(hands[seat][Suit.HEARTS]), losers(hands, seat))
+        passes.append([c.index for c in pass_ranking([Card(c) for c in cards], carries)[:3]])
+    return passes
 
 
 def played_out(rules: Rules, held: list[list[int]], passes: list[list[int]], to: list[int],
@@ -93,12 +86,7 @@ def played_out(rules: Rules, held: list[list[int]], passes: list[list[int]], to:
                               for s, cards in enumerate(held)]
     for seat in range(seats):
         after[to[seat]] += passes[seat]
-    hands: list[Hand] = []
-    for cards in after:
-        hand: Hand = [[], [], [], []]
-        for card in sorted(cards):
-            hand[card // 13].append(card)
-        hands.append(hand)
+    hands = [suited(cards) for cards in after]
     leader = next(s for s in range(seats) if TWO_OF_CLUBS.index in hands[s][0])
     scores = rollout(rules, Table(hands, leader, [], [0] * seats, [0] * seats, None, False,
                                   False))

@@ -54,9 +54,14 @@ class Table:
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
+    return suited(card.index for card in cards)
+
+
+def suited(cards: Iterable[int]) -> Hand:
+    """Card indexes as a hand: four ascending lists, one per suit."""
     hand: Hand = [[], [], [], []]
     for card in sorted(cards):
-        hand[card.suit].append(card.index)
+        hand[card // 13].append(card)
     return hand
 
 
@@ -139,7 +144,7 @@ def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, i
     """The card `seat` plays: a competent player's rules of thumb, the moon's both ways.
     (Many plain arguments rather than one object: this runs millions of times a minute.)"""
     hand = hands[seat]
-    shooting = 0 < total == points[seat] and _losers(hands, seat) <= 1
+    shooting = 0 < total == points[seat] and losers(hands, seat) <= 1
     # Past MOON_WATCH, at most one seat can hold every point taken.
     threat = points.index(total) if total >= MOON_WATCH and total in points else None
     defend = threat is not None and threat != seat
@@ -160,7 +165,7 @@ def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, i
     return _discard(rules, hand, first_trick, queen_played, defend and winner == threat)
 
 
-def _losers(hands: list[Hand], seat: int) -> int:
+def losers(hands: list[Hand], seat: int) -> int:
     """How many of the seat's cards could lose a trick to a card another seat holds."""
     count = 0
     for suit in (CLUBS, DIAMONDS, SPADES, HEARTS):

@@ -6,7 +6,7 @@ from bisect import bisect
 from random import Random
 
 from domain.bots.knowledge import Knowledge
-from domain.bots.rollout import Hand
+from domain.bots.rollout import Hand, suited
 from domain.cards import Card
 from domain.passing import receiver
 from domain.views import MatchView
@@ -83,11 +83,5 @@ class Sampler:
             seat = options[bisect(weights, draw() * total, 0, len(options) - 1)]
             held[seat].append(card)
             room[seat] -= 1
-        hands: list[Hand] = []
-        for cards_held in held:
-            hand: Hand = [[], [], [], []]
-            for card in sorted(cards_held):
-                hand[card // 13].append(card)
-            hands.append(hand)
-        return hands
+        return [suited(cards_held) for cards_held in held]
 
