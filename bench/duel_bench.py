@@ -5,11 +5,14 @@ Every deal is played once per seat for each player under test: it sits at that s
 heuristic bot at the other three, with the same cards, the same secret and the same draws of
 chance. Where two players make the same choices the rounds are the very same, so their
 difference is nothing; what remains is the difference their choices make (common random
-numbers). The heuristic bot's own table of four, on the same deals, gives each player's
-ratio to the heuristic among the same opposition.
+numbers). The heuristic bot in the players' place, on the same deals, gives each player's
+ratio to the heuristic among the same opposition. With `--across`, the seat across from the
+player is held by another player than the heuristic bot (an opponent the simulated players
+do not model).
 
     python -m bench duel                                    # quick: 12 deals
     python -m bench.duel_bench --deals 400 --seed 41 expert-4 expert-1600
+    python -m bench.duel_bench --deals 150 --seed 59 --across expert expert expert-read
 """
 
 from __future__ import annotations
@@ -37,27 +40,29 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-4": lambda: ExpertPolicy(800, pass_rollouts=0),  # version 4, as it shipped
     "expert-1600": lambda: ExpertPolicy(1600, pass_rollouts=0),  # version 4, twice the deals
     "expert-pass": lambda: ExpertPolicy(800, pass_rollouts=1000),  # version 4, passes searched
+    "expert-read": lambda: ExpertPolicy(read_plays=True),  # version 5, reading the plays
 }
 
 
-def play_deal(task: tuple[tuple[str, ...], int, int]) -> tuple[list[int], list[float]]:
-    """One deal: each player's points summed over the four seats it held alone, and the
-    seconds it spent; the heuristic's table of four first."""
-    names, seed, number = task
+def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
+              ) -> tuple[list[int], list[float]]:
+    """One deal: each player's points summed over the four seats it held, and the seconds
+    it spent; the heuristic's first, in the players' place."""
+    names, seed, number, across = task
     deal_rng = Random(f"duel/{seed}/{number}")
     cards = list(FOUR_SEATS.cards)
     deal_rng.shuffle(cards)
     secret = Secret(deal_rng.randbytes(32))
-    rules = Rules(end_score=10_000)
-    heuristic = HeuristicPolicy()
-    state = dealt_state(cards, number, secret, rules)
-    points = [sum(play_hand(state, [heuristic] * 4, Random(0), secret).scores)]
-    spent = [0.0]
-    for name in names:
+    state = dealt_state(cards, number, secret, Rules(end_score=10_000))
+    opposite = PLAYERS[across]() if across else HeuristicPolicy()
+    points: list[int] = []
+    spent: list[float] = []
+    for name in ("heuristic", *names):
         player = PLAYERS[name]()
         taken, started = 0, time.process_time()
         for seat in range(4):
-            seats: list[Policy] = [heuristic] * 4
+            seats: list[Policy] = [HeuristicPolicy()] * 4
+            seats[(seat + 2) % 4] = opposite
             seats[seat] = player
             chance = Random(f"duel/{seed}/{number}/{seat}")  # the same for every player
             taken += play_hand(state, seats, chance, secret).scores[seat]
@@ -66,26 +71,28 @@ def play_deal(task: tuple[tuple[str, ...], int, int]) -> tuple[list[int], list[f
     return points, spent
 
 
-def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int) -> None:
-    unknown = [n for n in names if n not in PLAYERS]
+def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int,
+         across: str | None = None) -> None:
+    unknown = [n for n in (*names, across or "heuristic") if n not in PLAYERS]
     if unknown:
         raise SystemExit(f"unknown players {unknown}; known: {', '.join(PLAYERS)}")
-    tasks = [(names, seed, number) for number in range(1, deals + 1)]
+    tasks = [(names, seed, number, across) for number in range(1, deals + 1)]
     started = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         results = pool.map(play_deal, tasks)
     hands = 4 * deals
-    print(f"duel: {deals} deals (seed {seed}), each player alone at every seat among three"
-          f" heuristic bots: {hands} hands each; {time.monotonic() - started:.0f} s on"
-          f" {jobs} processes")
+    among = f"{across} across and two heuristic bots" if across else "three heuristic bots"
+    print(f"duel: {deals} deals (seed {seed}), each player at every seat among {among}:"
+          f" {hands} hands each; {time.monotonic() - started:.0f} s on {jobs} processes")
+    whose = "the table's" if across else "its"
     per_hand = [[r[0][i] / 4 for r in results] for i in range(len(names) + 1)]
     base, _ = interval(per_hand[0])
-    print(f"  {'heuristic (table of four)':28s} {base:5.2f} points a hand")
+    print(f"  {'heuristic, in their place':28s} {base:5.2f} points a hand")
     for i, name in enumerate(names, start=1):
         mean, ci = interval(per_hand[i])
         seconds = sum(r[1][i] for r in results) / hands
         print(f"  {name:28s} {mean:5.2f} ± {ci:.2f} a hand, {mean / base:.3f} of the"
-              f" heuristic's; {seconds:.2f} s of thinking a hand")
+              f" heuristic's; {seconds:.2f} s of {whose} thinking a hand")
     for i, first in enumerate(names, start=1):
         for j in range(i + 1, len(names) + 1):
             gap, ci = interval([a - b for a, b in zip(per_hand[i], per_hand[j], strict=True)])
@@ -104,5 +111,7 @@ if __name__ == "__main__":
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--across", default=None,
+                        help="the player across the table (default: a heuristic bot)")
     options = parser.parse_args()
-    duel(tuple(options.players), options.deals, options.seed, options.jobs)
+    duel(tuple(options.players), options.deals, options.seed, options.jobs, options.across)

@@ -35,9 +35,10 @@ class ExpertPolicy:
     version = "5"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
-                 pass_rollouts: int = PASS_ROLLOUTS) -> None:
+                 pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
+        self.read_plays = read_plays
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -65,7 +66,7 @@ class ExpertPolicy:
             yield legal[0]
             return
         me = view.you.seat
-        k = knowledge(view)
+        k = knowledge(view, self.read_plays)
         alive = distinct_plays(view, k, legal)
         if len(alive) == 1:
             yield alive[0]

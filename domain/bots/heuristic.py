@@ -91,13 +91,13 @@ def moon_hand(hearts: int, losers: int) -> bool:
     return hearts >= 5 and losers <= 1
 
 
-def _shooting(k: Knowledge) -> bool:
+def shooting(k: Knowledge) -> bool:
     others = sum(k.points) - k.points[k.seat]
     return others == 0 and k.losers() <= 1 and (k.points[k.seat] > 0 or carries_moon(k))
 
 
 def _lead(k: Knowledge, legal: list[Card]) -> Card:
-    if _shooting(k):
+    if shooting(k):
         return max(legal, key=lambda c: (k.higher_unseen(c) == 0, c.rank))
     threat = moon_threat(k)
     hearts = [c for c in legal if c.suit is Suit.HEARTS]
@@ -131,7 +131,7 @@ def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]], seat
     under = [c for c in legal if c.rank < top.rank]
     over = [c for c in legal if c.rank > top.rank]
     threat = moon_threat(k)
-    if _shooting(k) and over:
+    if shooting(k) and over:
         return max(over, key=lambda c: c.rank)
     if threat is not None and threat == winner_seat and trick_points and over:
         return max(over, key=lambda c: c.rank)  # take points away from the shooter
@@ -148,7 +148,7 @@ def _follow(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]], seat
 def _discard(k: Knowledge, legal: list[Card], plays: list[tuple[int, Card]]) -> Card:
     winner_seat, _ = winning_play(plays)
     threat = moon_threat(k)
-    if _shooting(k):
+    if shooting(k):
         return min(legal, key=lambda c: (c.suit is Suit.HEARTS, c.rank))
     if threat is not None and threat == winner_seat:
         clean = [c for c in legal if penalty(c) == 0]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from domain.bots import reading
 from domain.cards import QUEEN_OF_SPADES, Card, Suit
+from domain.passing import receiver
 from domain.views import MatchView
 
 
@@ -40,7 +42,9 @@ class Knowledge:
         return count
 
 
-def knowledge(view: MatchView) -> Knowledge:
+def knowledge(view: MatchView, read_plays: bool = False) -> Knowledge:
+    """What `view`'s seat knows. With `read_plays`, the others' likely lacks are read from
+    all their plays (`domain.bots.reading`); without, only from passing up the queen."""
     assert view.you is not None
     hand = frozenset(view.you.hand)
     played: set[Card] = set()
@@ -64,6 +68,10 @@ def knowledge(view: MatchView) -> Knowledge:
             elif card.rank > top.rank:
                 top = card
     unseen = frozenset(view.table.cards) - hand - played
+    if read_plays:
+        to = receiver(view.you.seat, view.pass_direction, view.table)
+        held = frozenset(view.you.passed or ()) & unseen
+        lacks = [set(x) for x in reading.read_plays(view, view.you.seat, held, to)]
     return Knowledge(view.you.seat, hand, frozenset(played), unseen,
                      tuple(frozenset(v) for v in voids), view.round_points,
                      tuple(frozenset(x) for x in lacks))

@@ -1,0 +1,110 @@
+"""Reading the others' hands from their plays.
+
+A competent player follows suit by rules of thumb: under the highest card played with the
+highest card that ducks, over it with the lowest (the highest when last), and when void it
+sheds the queen of spades first, then the top spades while she is out, then its highest
+heart. So each play also says which cards the player did not hold: the ones it would have
+played instead. Those reads are soft. They hold for a player who plays by those rules and
+may not for another, so a seat whose later play (or a card it is known to hold) contradicts
+its reads loses them all: from then on only its voids are certain. No read is taken while a
+moon is on (its rules are others), from a seat that holds every point taken so far (it may
+be running at the moon), nor from a discard on a first trick where points may not go. A
+seat that runs at the moon before anyone has taken a point cannot be told from its plays,
+and is read wrong until it plays a card it was read to lack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.cards import DECK, QUEEN_OF_SPADES, Card, Suit, penalty
+from domain.state import Play
+from domain.views import MatchView
+
+MOON_WATCH = 10  # points one seat alone has taken before the others fight its moon
+
+
+def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
+               holder: int | None = None) -> tuple[frozenset[Card], ...]:
+    """Per seat, the cards its plays say it most likely lacks (empty for `me`). `held` are
+    cards `me` knows `holder` holds (what it was passed and has not played)."""
+    seats = view.table.seats
+    lacks: list[set[Card]] = [set() for _ in range(seats)]
+    contradicted = [False] * seats
+    tricks = [t.plays for t in view.tricks]
+    if view.trick is not None and view.trick.plays:
+        tricks.append(view.trick.plays)
+    points = [0] * seats
+    played: set[Card] = set()
+    for number, plays in enumerate(tricks, start=1):
+        total = sum(points)
+        moon_on = total >= MOON_WATCH and total in points
+        barred = number == 1 and not view.rules.points_on_first_trick
+        for position, play in enumerate(plays):
+            seat = play.seat
+            if seat == me or contradicted[seat]:
+                played.add(play.card)
+                continue
+            if play.card in lacks[seat]:
+                contradicted[seat] = True
+            elif not moon_on and not 0 < total == points[seat] and position > 0:
+                lacks[seat] |= _instead(plays[:position], play.card, played, barred,
+                                        position == seats - 1)
+            played.add(play.card)
+        if len(plays) == seats:
+            points[_winner(plays)] += sum(penalty(p.card) for p in plays)
+    if holder is not None and lacks[holder] & held:
+        contradicted[holder] = True
+    return tuple(frozenset() if contradicted[s] else frozenset(lacks[s] - played)
+                 for s in range(seats))
+
+
+def _winner(plays: Sequence[Play]) -> int:
+    led = plays[0].card.suit
+    return max((p for p in plays if p.card.suit is led), key=lambda p: p.card.rank).seat
+
+
+def _instead(before: Sequence[Play], card: Card, played: set[Card], barred: bool,
+             last: bool) -> set[Card]:
+    """The cards a rule-of-thumb player would have played rather than `card`, after
+    `before`: so, most likely, it held none of them."""
+    led = before[0].card.suit
+    top = max((p.card for p in before if p.card.suit is led), key=lambda c: c.rank)
+    if card.suit is led:
+        return _instead_of_following(led, top, card, last)
+    return _instead_of_discarding(card, QUEEN_OF_SPADES in played, barred)
+
+
+def _suit(suit: Suit, low: int, high: int) -> set[Card]:
+    """The cards of `suit` with a rank strictly between `low` and `high`, but the queen of
+    spades: the rules of thumb treat her apart."""
+    return {c for c in DECK if c.suit is suit and low < c.rank < high} - {QUEEN_OF_SPADES}
+
+
+def _instead_of_following(led: Suit, top: Card, card: Card, last: bool) -> set[Card]:
+    queen_under = led is Suit.SPADES and top.rank > QUEEN_OF_SPADES.rank
+    if card is QUEEN_OF_SPADES and queen_under:
+        return set()  # she goes under the king or ace whatever else is held
+    lacks = {QUEEN_OF_SPADES} if queen_under else set()
+    if card.rank < top.rank:
+        return lacks | _suit(led, card.rank, top.rank)  # the highest card that ducks
+    lacks |= _suit(led, 1, top.rank)  # it would have ducked
+    if card is QUEEN_OF_SPADES:
+        return lacks | _suit(led, 1, 15)  # she was its only card of the suit
+    if last:
+        return lacks | _suit(led, card.rank, 15)  # taking it anyway: the highest
+    return lacks | _suit(led, top.rank, card.rank)  # the lowest that goes over
+
+
+def _instead_of_discarding(card: Card, queen_played: bool, barred: bool) -> set[Card]:
+    if card is QUEEN_OF_SPADES or barred:
+        return set()  # where points may not go, the queen may be held back
+    lacks = {QUEEN_OF_SPADES}
+    high_spades = _suit(Suit.SPADES, QUEEN_OF_SPADES.rank, 15)
+    if not queen_played:
+        if card in high_spades:
+            return lacks | _suit(Suit.SPADES, card.rank, 15)
+        lacks |= high_spades
+    if card.suit is Suit.HEARTS:
+        return lacks | _suit(Suit.HEARTS, card.rank, 15)
+    return lacks | _suit(Suit.HEARTS, 1, 15)
