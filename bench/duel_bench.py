@@ -12,7 +12,7 @@ do not model).
 
     python -m bench duel                                    # quick: 12 deals
     python -m bench.duel_bench --deals 400 --seed 41 expert-4 expert-1600
-    python -m bench.duel_bench --deals 150 --seed 59 --across expert expert expert-read
+    python -m bench.duel_bench --deals 150 --seed 59 --across expert-5 expert-5 expert
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from domain.table import FOUR_SEATS
 PLAYERS: dict[str, Callable[[], Policy]] = {
     "heuristic": HeuristicPolicy,
     "expert": ExpertPolicy,
-    "expert-4": lambda: ExpertPolicy(800, pass_rollouts=0),  # version 4, as it shipped
-    "expert-1600": lambda: ExpertPolicy(1600, pass_rollouts=0),  # version 4, twice the deals
-    "expert-pass": lambda: ExpertPolicy(800, pass_rollouts=1000),  # version 4, passes searched
-    "expert-read": lambda: ExpertPolicy(read_plays=True),  # version 5, reading the plays
+    "expert-5": lambda: ExpertPolicy(read_plays=False),  # version 5, as it shipped
+    "expert-4": lambda: ExpertPolicy(800, 0, read_plays=False),  # version 4, as it shipped
+    "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False),  # 4, twice the deals
+    "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False),  # 4, passes searched
 }
 
 
@@ -102,7 +102,7 @@ def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int,
 
 
 def main() -> None:
-    duel(("expert-4", "expert"), deals=12, seed=12, jobs=os.cpu_count() or 1)
+    duel(("expert-5", "expert"), deals=12, seed=12, jobs=os.cpu_count() or 1)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The expert: Monte Carlo over the deals consistent with what its seat knows.
+"""The expert: Monte Carlo over the deals consistent with what its seat knows, the others'
+plays read for the cards they most likely lack (`domain.bots.reading`).
 
 For every legal card it plays the same sampled deals out to the end of the round and keeps
 the card whose outcome is best on average: its own score against the others' mean, so that
@@ -32,10 +33,10 @@ PASS_ROLLOUTS = 1000  # rounds played out per pass, shared among the candidate p
 
 class ExpertPolicy:
     name = "expert"
-    version = "5"
+    version = "6"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
-                 pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = False) -> None:
+                 pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays

@@ -22,6 +22,8 @@ class Knowledge:
     # Cards a seat's own plays say it most likely lacks: it passed up the obvious moment to
     # be rid of them. Softer than a void: sampling gives it up before it gives up a void.
     lacks: tuple[frozenset[Card], ...]
+    # What passing up the queen alone says: for a seat whose reads cannot all hold.
+    queen_lacks: tuple[frozenset[Card], ...]
 
     @property
     def queen_out(self) -> bool:
@@ -42,9 +44,9 @@ class Knowledge:
         return count
 
 
-def knowledge(view: MatchView, read_plays: bool = False) -> Knowledge:
-    """What `view`'s seat knows. With `read_plays`, the others' likely lacks are read from
-    all their plays (`domain.bots.reading`); without, only from passing up the queen."""
+def knowledge(view: MatchView, read_plays: bool = True) -> Knowledge:
+    """What `view`'s seat knows. The others' likely lacks are read from all their plays
+    (`domain.bots.reading`); without `read_plays`, only from passing up the queen."""
     assert view.you is not None
     hand = frozenset(view.you.hand)
     played: set[Card] = set()
@@ -68,13 +70,14 @@ def knowledge(view: MatchView, read_plays: bool = False) -> Knowledge:
             elif card.rank > top.rank:
                 top = card
     unseen = frozenset(view.table.cards) - hand - played
+    queen_lacks = tuple(frozenset(x) for x in lacks)
+    reads = queen_lacks
     if read_plays:
         to = receiver(view.you.seat, view.pass_direction, view.table)
         held = frozenset(view.you.passed or ()) & unseen
-        lacks = [set(x) for x in reading.read_plays(view, view.you.seat, held, to)]
+        reads = reading.read_plays(view, view.you.seat, held, to)
     return Knowledge(view.you.seat, hand, frozenset(played), unseen,
-                     tuple(frozenset(v) for v in voids), view.round_points,
-                     tuple(frozenset(x) for x in lacks))
+                     tuple(frozenset(v) for v in voids), view.round_points, reads, queen_lacks)
 
 
 def _passed_up_the_queen(card: Card, led: Suit, top: Card, points_barred: bool) -> bool:

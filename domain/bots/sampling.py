@@ -45,12 +45,28 @@ class Sampler:
         sizes = hand_sizes(view)
         self.room = [sizes[s] - len(fixed[s]) if s != me else 0 for s in seats]
         open_seats = [s for s in seats if self.room[s] > 0]
+        lacks = [self._fitting(k, s) for s in seats]
         # Per strictness, the seats each free card may go to: 2 keeps the voids and the
         # likely lacks, 1 the voids only, 0 neither.
         self.allowed = [
             {c: [s for s in open_seats if not (strict and Card(c).suit in k.voids[s])
-                 and not (strict > 1 and Card(c) in k.lacks[s])] for c in self.free}
+                 and not (strict > 1 and Card(c) in lacks[s])] for c in self.free}
             for strict in (0, 1, 2)]
+        # A card every seat is read to lack is held by one that was misread: any seat not
+        # void in its suit may hold it.
+        for card, options in self.allowed[2].items():
+            if not options:
+                self.allowed[2][card] = self.allowed[1][card]
+
+    def _fitting(self, k: Knowledge, seat: int) -> frozenset[Card]:
+        """The seat's likely lacks, if they leave it enough cards to fill its hand; else
+        (it was misread) what passing up the queen says, if that does; else nothing."""
+        for lacks in (k.lacks[seat], k.queen_lacks[seat]):
+            room = sum(1 for c in self.free
+                       if Card(c).suit not in k.voids[seat] and Card(c) not in lacks)
+            if room >= self.room[seat]:
+                return lacks
+        return frozenset()
 
     def deal(self, rng: Random) -> list[Hand]:
         """One deal, every seat's hand as ascending card indexes by suit."""

@@ -102,13 +102,19 @@ PASSED_UP = hands(
 )
 
 
-def test_a_seat_that_passes_up_dumping_the_queen_is_dealt_no_queen_in_samples():
+@pytest.mark.parametrize("read_plays", [True, False])
+def test_a_seat_that_passes_up_dumping_the_queen_is_dealt_no_queen_in_samples(read_plays):
     # Trick 1 bars points, so its spade discard says nothing; on trick 2 West, void in
     # diamonds, discards a heart while the queen is out: the queen is likely elsewhere.
+    # Version 5 (without reading the plays) read that much alone. Read in full, North's
+    # plays (no queen, no top spade, no heart over the two) leave too few cards for its
+    # hand: it was misread, and the samples keep what passing up the queen says alone.
     first = [(0, "2C"), (1, "AC"), (2, "2S"), (3, "7S")]
-    assert not any(knowledge(view_for(after(PASSED_UP, first), 0)).lacks)
+    k = knowledge(view_for(after(PASSED_UP, first), 0), read_plays)
+    assert not any(parse_card("QS") in lacks for lacks in k.lacks)
+    assert any(k.lacks) is read_plays  # East's ace over the two: it held no other club
     view = view_for(after(PASSED_UP, [*first, (1, "3D"), (2, "2H"), (3, "QD"), (0, "2D")]), 0)
-    k = knowledge(view)
+    k = knowledge(view, read_plays)
     assert [parse_card("QS") in lacks for lacks in k.lacks] == [False, False, True, False]
     rng = Random(1)
     assert not any(parse_card("QS") in sample_hands(view, k, rng)[2] for _ in range(30))

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -7,7 +8,8 @@ from domain.bots.duplicate import dealt_state
 from domain.bots.heuristic import HeuristicPolicy, shooting
 from domain.bots.knowledge import knowledge
 from domain.bots.reading import read_plays
-from domain.cards import DECK, Suit, parse_card
+from domain.bots.sampling import Sampler
+from domain.cards import DECK, Card, Suit, parse_card
 from domain.commands import Secret
 from domain.decide import decide
 from domain.events import RoundScored
@@ -99,3 +101,33 @@ def test_rule_of_thumb_players_are_read_wrong_only_when_running_at_the_moon(seat
                 break
             state = fold(events, state)
     assert read > 100 * seats
+
+
+def dealt(view, k, draws=40):
+    """Sampled deals, as a set of cards a seat."""
+    sampler, rng = Sampler(view, k), Random(3)
+    return [[{Card(c) for suit in hand for c in suit} for hand in sampler.deal(rng)]
+            for _ in range(draws)]
+
+
+def test_a_card_every_seat_is_read_to_lack_still_goes_to_a_seat_and_the_other_reads_hold():
+    view = view_for(after(VOIDS, FIRST_TRICK), 0)
+    k = knowledge(view)
+    ace, queen = parse_card("AH"), parse_card("QS")
+    misread = replace(k, lacks=(frozenset(), frozenset({ace}), frozenset({ace, queen}),
+                                frozenset({ace})))
+    deals = dealt(view, misread)
+    assert all(any(ace in hand for hand in deal) for deal in deals)
+    assert not any(queen in deal[2] for deal in deals)  # North's other read still holds
+
+
+def test_a_seat_read_to_lack_more_than_leaves_it_a_hand_keeps_the_queens_read_alone():
+    view = view_for(after(VOIDS, FIRST_TRICK), 0)
+    k = knowledge(view)
+    queen = parse_card("QS")
+    everything = frozenset(k.unseen) - {queen}
+    misread = replace(k, lacks=(frozenset(), everything, frozenset(), frozenset()),
+                      queen_lacks=(frozenset(), frozenset({queen}), frozenset(), frozenset()))
+    deals = dealt(view, misread)
+    assert not any(queen in deal[1] for deal in deals)
+    assert any(deal[1] & everything for deal in deals)
