@@ -88,10 +88,10 @@ def _passed_up_the_queen(card: Card, led: Suit, top: Card, points_barred: bool) 
     return led is Suit.SPADES and top.rank > QUEEN_OF_SPADES.rank and card.rank < top.rank
 
 
-def moon_threat(k: Knowledge, min_points: int = 10) -> int | None:
+def moon_threat(k: Knowledge) -> int | None:
     """Another seat that has taken every point so far, and enough of them to be dangerous."""
     total = sum(k.points)
     for seat, taken in enumerate(k.points):
-        if seat != k.seat and taken == total and taken >= min_points:
+        if seat != k.seat and taken == total and taken >= reading.MOON_WATCH:
             return seat
     return None

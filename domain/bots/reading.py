@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.cards import DECK, QUEEN_OF_SPADES, Card, Suit, penalty
+from domain.cards import DECK, QUEEN_OF_SPADES, Card, Suit
+from domain.legal import winning_play
 from domain.state import Play
 from domain.views import MatchView
 
@@ -31,12 +32,14 @@ def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
     seats = view.table.seats
     lacks: list[set[Card]] = [set() for _ in range(seats)]
     contradicted = [False] * seats
-    tricks = [t.plays for t in view.tricks]
-    if view.trick is not None and view.trick.plays:
-        tricks.append(view.trick.plays)
+    # Each trick's plays, and who took its points: none yet for the trick on the table.
+    tricks: list[tuple[tuple[Play, ...], int | None, int]] = [
+        (t.plays, t.winner, t.points) for t in view.tricks]
+    if view.trick is not None:
+        tricks.append((view.trick.plays, None, 0))
     points = [0] * seats
     played: set[Card] = set()
-    for number, plays in enumerate(tricks, start=1):
+    for number, (plays, winner, taken) in enumerate(tricks, start=1):
         total = sum(points)
         moon_on = total >= MOON_WATCH and total in points
         barred = number == 1 and not view.rules.points_on_first_trick
@@ -51,17 +54,12 @@ def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
                 lacks[seat] |= _instead(plays[:position], play.card, played, barred,
                                         position == seats - 1)
             played.add(play.card)
-        if len(plays) == seats:
-            points[_winner(plays)] += sum(penalty(p.card) for p in plays)
+        if winner is not None:
+            points[winner] += taken
     if holder is not None and lacks[holder] & held:
         contradicted[holder] = True
     return tuple(frozenset() if contradicted[s] else frozenset(lacks[s] - played)
                  for s in range(seats))
-
-
-def _winner(plays: Sequence[Play]) -> int:
-    led = plays[0].card.suit
-    return max((p for p in plays if p.card.suit is led), key=lambda p: p.card.rank).seat
 
 
 def _instead(before: Sequence[Play], card: Card, played: set[Card], barred: bool,
@@ -69,7 +67,7 @@ def _instead(before: Sequence[Play], card: Card, played: set[Card], barred: bool
     """The cards a rule-of-thumb player would have played rather than `card`, after
     `before`: so, most likely, it held none of them."""
     led = before[0].card.suit
-    top = max((p.card for p in before if p.card.suit is led), key=lambda c: c.rank)
+    _, top = winning_play(before)
     if card.suit is led:
         return _instead_of_following(led, top, card, last)
     return _instead_of_discarding(card, QUEEN_OF_SPADES in played, barred)

@@ -23,6 +23,7 @@ from domain.bots.heuristic import (
     UNDER_QUEEN,
     VOID_SEEN,
 )
+from domain.bots.reading import MOON_WATCH
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TWO_OF_CLUBS, Card, Suit
 from domain.rules import Rules
 from domain.scoring import round_scores
@@ -32,7 +33,6 @@ QUEEN = QUEEN_OF_SPADES.index
 TWO_CLUBS = TWO_OF_CLUBS.index
 JACK = JACK_OF_DIAMONDS.index
 FIRST_HEART = HEARTS * 13
-MOON_WATCH = 10  # points one seat alone has taken before the others fight its moon
 
 Hand = list[list[int]]  # four ascending lists of card indexes, by suit
 

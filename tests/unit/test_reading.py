@@ -27,7 +27,7 @@ VOIDS = hands(
 FIRST_TRICK = [(0, "2C"), (1, "AC"), (2, "QC"), (3, "KC")]
 
 
-def test_a_seat_that_goes_under_with_its_highest_duck_lacks_the_cards_between():
+def test_a_seat_that_goes_over_with_its_lowest_card_lacks_the_cards_below_it():
     view = view_for(after(VOIDS, FIRST_TRICK), 0)
     lacks = read_plays(view, 0)
     assert parse_card("KC") not in lacks[2]  # played: nothing left to read
@@ -66,7 +66,7 @@ def test_no_discard_is_read_on_the_first_trick_where_points_may_not_go():
     # North, void in clubs, may not throw the queen on the first trick: its 2S says nothing.
     view = view_for(after(QUEEN_HELD, [(0, "2C"), (1, "AC"), (2, "2S")]), 0)
     assert not read_plays(view, 0)[2]
-    # On the second, a heart thrown while the queen is out says she is elsewhere.
+    # On the second it throws her: nothing to read.
     view = view_for(after(QUEEN_HELD, [(0, "2C"), (1, "AC"), (2, "2S"), (3, "4S"),
                                        (1, "3D"), (2, "QS")]), 0)
     assert not read_plays(view, 0)[2]  # she was thrown: nothing to read
