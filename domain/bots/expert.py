@@ -29,6 +29,9 @@ from domain.views import MatchView
 
 DEFAULT_ITERATIONS = 1600  # rollouts per play, shared among the legal cards
 PASS_ROLLOUTS = 1000  # rounds played out per pass, shared among the candidate passes
+CLOSE_BATCH = 25  # sampled deals between two looks at whether a close call is settled
+SETTLED = 2.0  # a lead of this many standard errors settles a close call
+ALIKE = 0.25  # and so does knowing, as surely, that neither leads by more points than this
 
 
 class ExpertPolicy:
@@ -36,10 +39,12 @@ class ExpertPolicy:
     version = "6"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
-                 pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True) -> None:
+                 pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
+                 close_calls: int = 0) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
+        self.close_calls = close_calls
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -80,16 +85,53 @@ class ExpertPolicy:
         # cards get the most deals. Every card still in the running has been tried on the
         # same deals, so their totals compare at any moment.
         rounds = (len(alive) - 1).bit_length()
+        leads: list[float] = []  # the last two cards' difference, deal by deal
         for left in range(rounds, 0, -1):
             for _ in range(max(1, self.iterations // rounds // len(alive))):
                 hands = sampler.deal(rng)
-                for card in alive:  # the same deal for every card: only the card differs
-                    totals[card] += outcome(view.rules, start, hands, me, card)
+                # The same deal for every card: only the card differs.
+                scored = [outcome(view.rules, start, hands, me, card) for card in alive]
+                for card, score in zip(alive, scored, strict=True):
+                    totals[card] += score
+                if len(scored) == 2:
+                    leads.append(scored[0] - scored[1])
                 yield min(alive, key=lambda c: (totals[c], c.index))
-            alive.sort(key=lambda c: (totals[c], c.index))
             if left > 1:
+                alive.sort(key=lambda c: (totals[c], c.index))
                 alive = alive[:(len(alive) + 1) // 2]
-        yield alive[0]
+        if len(alive) == 2 and self.close_calls:
+            yield from self._close_call(view, start, sampler, rng, alive, totals, leads)
+        yield min(alive, key=lambda c: (totals[c], c.index))
+
+    def _close_call(self, view: MatchView, start: Table, sampler: Sampler, rng: Random,
+                    pair: list[Card], totals: dict[Card, float], leads: list[float],
+                    ) -> Iterator[Card]:
+        """More deals for the last two cards, `leads` being the first's score less the
+        second's on each deal they shared, up to `close_calls` rollouts or until one leads by
+        more than the noise of their paired difference."""
+        assert view.you is not None
+        spent = 0
+        while spent < self.close_calls and not settled(leads):
+            for _ in range(CLOSE_BATCH):
+                hands = sampler.deal(rng)
+                first, second = (outcome(view.rules, start, hands, view.you.seat, card)
+                                 for card in pair)
+                totals[pair[0]] += first
+                totals[pair[1]] += second
+                leads.append(first - second)
+                yield min(pair, key=lambda c: (totals[c], c.index))
+            spent += 2 * CLOSE_BATCH
+
+
+def settled(leads: list[float]) -> bool:
+    """Whether the paired differences `leads` put one card ahead beyond their noise, or show
+    that the two are worth the same, near enough that more deals would not pay."""
+    n = len(leads)
+    if n < 2:
+        return True
+    mean = sum(leads) / n
+    noise = SETTLED * SETTLED * sum((lead - mean) ** 2 for lead in leads) / (n - 1) / n
+    return mean * mean > noise or noise < ALIKE * ALIKE
 
 
 def distinct_plays(view: MatchView, k: Knowledge, legal: list[Card]) -> list[Card]:

@@ -3,7 +3,7 @@ from random import Random
 
 import pytest
 
-from domain.bots.expert import ExpertPolicy, distinct_plays
+from domain.bots.expert import ExpertPolicy, distinct_plays, settled
 from domain.bots.knowledge import knowledge
 from domain.bots.levels import policy_named
 from domain.bots.sampling import Sampler, hand_sizes
@@ -159,3 +159,26 @@ def test_a_search_stopped_after_one_deal_still_gives_a_legal_command():
     command = bot_command(view_for(state, 2), ExpertPolicy(), Random(1), SECRET,
                           drive=lambda search: next(search))
     assert command.card in legal_cards(state.round, state.rules, 2)
+
+
+def test_a_lead_beyond_the_noise_settles_a_close_call():
+    assert settled([1.0, 1.2, 0.9, 1.1] * 10)
+
+
+def test_two_cards_that_score_alike_settle_at_once():
+    assert settled([0.0] * 50)
+
+
+def test_a_noisy_near_tie_is_not_settled():
+    assert not settled([5.0, -5.0] * 50 + [1.0])
+
+
+def test_close_calls_get_more_deals_and_stay_deterministic():
+    view = view_for(after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")]), 2)
+    plain = ExpertPolicy(iterations=120, pass_rollouts=0)
+    closer = ExpertPolicy(iterations=120, pass_rollouts=0, close_calls=400)
+    steps = len(list(plain.searching(view, Random(3))))
+    closer_steps = [list(closer.searching(view, Random(3))) for _ in range(2)]
+    assert closer_steps[0] == closer_steps[1]
+    assert steps < len(closer_steps[0]) <= steps + 200
+    assert closer_steps[0][-1] in view.you.legal
