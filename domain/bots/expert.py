@@ -93,7 +93,7 @@ class ExpertPolicy:
                 scored = [outcome(view.rules, start, hands, me, card) for card in alive]
                 for card, score in zip(alive, scored, strict=True):
                     totals[card] += score
-                if len(scored) == 2:
+                if self.close_calls and len(scored) == 2:
                     leads.append(scored[0] - scored[1])
                 yield min(alive, key=lambda c: (totals[c], c.index))
             if left > 1:
@@ -110,8 +110,9 @@ class ExpertPolicy:
         second's on each deal they shared, up to `close_calls` rollouts or until one leads by
         more than the noise of their paired difference."""
         assert view.you is not None
-        spent = 0
-        while spent < self.close_calls and not settled(leads):
+        for _ in range(self.close_calls // (2 * CLOSE_BATCH)):
+            if settled(leads):
+                return
             for _ in range(CLOSE_BATCH):
                 hands = sampler.deal(rng)
                 first, second = (outcome(view.rules, start, hands, view.you.seat, card)
@@ -120,7 +121,6 @@ class ExpertPolicy:
                 totals[pair[1]] += second
                 leads.append(first - second)
                 yield min(pair, key=lambda c: (totals[c], c.index))
-            spent += 2 * CLOSE_BATCH
 
 
 def settled(leads: list[float]) -> bool:
