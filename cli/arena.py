@@ -26,14 +26,17 @@ class Standing:
 
 
 def run_arena(first: str, second: str, deals: int, seed: int, progress: bool = True,
-              jobs: int = 1, seats: int = 4) -> tuple[Standing, Standing, list[float]]:
+              jobs: int = 1, seats: int = 4,
+              first_deal: int = 1) -> tuple[Standing, Standing, list[float]]:
     """Play `deals` duplicate deals at a table of `seats` (each deal once per rotation of
-    the seats); per-hand standings.
+    the seats), numbered from `first_deal`; per-hand standings.
 
     Each deal draws its cards and chance from (`seed`, its number) alone, so the tournament
-    is the same whatever the number of `jobs` (processes) that play it.
+    is the same whatever the number of `jobs` (processes) that play it, and a long one can
+    be played in parts (on several machines, or continued later) that add up to the whole.
     """
-    tasks = [(first, second, seed, number, seats) for number in range(1, deals + 1)]
+    numbers = range(first_deal, first_deal + deals)
+    tasks = [(first, second, seed, number, seats) for number in numbers]
     bar = tqdm(total=deals, disable=not progress, unit="deal")
     per_deal: list[tuple[float, float]] = []
     with ExitStack() as stack:
@@ -88,11 +91,13 @@ def chart(first: Standing, second: Standing, path: Path) -> None:
 
 
 def main(first: str, second: str, deals: int, seed: int, chart_path: str | None,
-         jobs: int = 1, seats: int = 4) -> int:
-    a, b, differences = run_arena(first, second, deals, seed, jobs=jobs, seats=seats)
+         jobs: int = 1, seats: int = 4, first_deal: int = 1) -> int:
+    a, b, differences = run_arena(first, second, deals, seed, jobs=jobs, seats=seats,
+                                  first_deal=first_deal)
     held = [p for turn in rotations(seats) for p in turn]  # which policy held each hand
-    print(f"{deals} duplicate deals at {seats} seats ({deals * held.count(0)} hands for {first},"
-          f" {deals * held.count(1)} for {second}), seed {seed}")
+    numbered = "" if first_deal == 1 else f" (numbers {first_deal} to {first_deal + deals - 1})"
+    print(f"{deals} duplicate deals{numbered} at {seats} seats ({deals * held.count(0)} hands"
+          f" for {first}, {deals * held.count(1)} for {second}), seed {seed}")
     for standing in (a, b):
         print(f"  {standing.name:10s} {standing.per_hand:6.2f} ± {standing.ci95:.2f}"
               " points per hand")

@@ -32,6 +32,16 @@ def _pace(spec: str) -> dict[str, float]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number from 1 up: {text!r}")
+    return number
+
+
 def _metrics_flags(command: argparse.ArgumentParser, what: str) -> None:
     command.add_argument("--metrics-port", type=int, default=None,
                          help=f"serve {what} (Prometheus) on this port, apart from the API:"
@@ -135,6 +145,9 @@ def parser() -> argparse.ArgumentParser:
                        help="seats at the table (3 to 6)")
     arena.add_argument("--seed", type=int, default=1,
                        help="the seed the deals are drawn from")
+    arena.add_argument("--from", dest="first_deal", type=_positive, default=1, metavar="N",
+                       help="number of the first deal played: the parts of a long tournament"
+                            " played separately add up to the whole")
     arena.add_argument("--chart", default=None, help="write a PNG chart here")
     arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                        help="processes playing deals side by side (the result does not change)")
@@ -146,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         from cli.arena import main as arena_main
 
         return arena_main(args.first, args.second, args.deals, args.seed, args.chart,
-                          args.jobs, args.seats)
+                          args.jobs, args.seats, args.first_deal)
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":

@@ -77,3 +77,18 @@ def test_the_arena_plays_at_three_seats(capsys):
     assert arena_main("heuristic", "random", 2, seed=2, chart_path=None, jobs=1, seats=3) == 0
     out = capsys.readouterr().out
     assert "2 duplicate deals at 3 seats (6 hands for heuristic, 12 for random)" in out
+
+
+def test_a_tournament_played_in_parts_adds_up_to_the_whole():
+    """Deals are drawn from their numbers, so deals 1-2 and 3-4 played apart are the four
+    deals played at once: a long tournament can be continued or shared between machines."""
+    whole = run_arena("heuristic", "random", 4, seed=7, progress=False)[2]
+    first = run_arena("heuristic", "random", 2, seed=7, progress=False)[2]
+    rest = run_arena("heuristic", "random", 2, seed=7, progress=False, first_deal=3)[2]
+    assert first + rest == whole
+    assert rest != first
+
+
+def test_the_arena_says_which_deals_it_played(capsys):
+    assert arena_main("heuristic", "random", 2, seed=2, chart_path=None, first_deal=5) == 0
+    assert "2 duplicate deals (numbers 5 to 6) at 4 seats" in capsys.readouterr().out

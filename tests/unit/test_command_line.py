@@ -28,3 +28,15 @@ def test_serve_help_shows_each_default():
     for shown in ("(default: 8000)", "(default: 127.0.0.1)", "(default: 20/minute;200/hour)",
                   "(default: 10.0)", "(default: 200)", "(default: sqlite:///"):
         assert shown in " ".join(text.split()), shown
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "two", ""])
+def test_the_arena_refuses_a_first_deal_that_is_no_deal_number(bad, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        parser().parse_args(["arena", "expert", "heuristic", "--from", bad])
+    assert stopped.value.code == 2
+    assert "not a whole number from 1 up" in capsys.readouterr().err
+
+
+def test_the_arena_starts_from_the_deal_asked_for():
+    assert parser().parse_args(["arena", "expert", "heuristic", "--from", "601"]).first_deal == 601
