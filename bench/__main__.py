@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
-NAME...` (domain store api bots search search-full duel timing streams fair play views checks
+NAME...` (domain store api bots search search-full duel reads timing streams fair play views checks
 client pace schedule rq cluster load soak memory analysis ismcts ismcts-full)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ SUITES = {
     "search": "bench.search_bench",  # quick; search-full is the long one
     "search-full": "bench.search_bench:full",
     "duel": "bench.duel_bench",  # quick; `python -m bench.duel_bench` for a real trial
+    "reads": "bench.reads_bench",  # quick; `python -m bench.reads_bench` for more rounds
     "timing": "bench.timing_bench",
     "streams": "bench.streams_bench",
     "fair": "bench.fair_bench",
