@@ -18,54 +18,83 @@ import argparse
 from collections import Counter
 from random import Random
 
-from domain.bots.base import Policy, bot_command
-from domain.bots.duplicate import dealt_state
+from domain.bots.base import Policy
+from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.reading import MOON_WATCH, _instead
 from domain.cards import QUEEN_OF_SPADES, Card
-from domain.commands import PlayCard, Secret
-from domain.decide import decide
-from domain.events import RoundScored
-from domain.evolve import fold
+from domain.commands import Secret
 from domain.legal import winning_play
-from domain.rules import Rules
-from domain.state import Match
+from domain.rules import MoonRule, Rules
 from domain.table import FOUR_SEATS
-from domain.views import seats_to_act, view_for
+from domain.views import MatchView
 
 TESTED = 2  # the seat of the player under test
 
 
-def rule_of(state: Match, card: Card) -> str | None:
-    """The rule of thumb a play by the tested seat is read by, or None when not read."""
-    rnd = state.round
-    assert rnd is not None
-    before = rnd.trick.plays
+class Watched:
+    """The player under test, each of its plays checked against the reading as it is made:
+    its own view holds what the reading needs, its hand included."""
+
+    def __init__(self, player: Policy) -> None:
+        self.player = player
+        self.name, self.version = player.name, player.version
+        self.read, self.wrong = Counter[str](), Counter[str]()
+
+    def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
+        return self.player.choose_pass(view, rng)
+
+    def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
+        return self.player.choose_moon(view, rng)
+
+    def choose_play(self, view: MatchView, rng: Random) -> Card:
+        assert view.you is not None
+        card = self.player.choose_play(view, rng)
+        rule = rule_of(view, card)
+        if rule is not None:
+            self.read[rule] += 1
+            self.wrong[rule] += bool(_instead_of(view, card) & set(view.you.hand))
+        return card
+
+
+def rule_of(view: MatchView, card: Card) -> str | None:
+    """The rule of thumb a play is read by, or None when the reading would not read it."""
+    assert view.you is not None and view.trick is not None
+    before = view.trick.plays
     if not before:
         return None  # a lead says nothing
-    points = [0] * state.table.seats
-    for taken in rnd.taken:
+    points = [0] * view.table.seats
+    for taken in view.tricks:
         points[taken.winner] += taken.points
     total = sum(points)
-    if (total >= MOON_WATCH and total in points) or 0 < total == points[TESTED]:
+    if (total >= MOON_WATCH and total in points) or 0 < total == points[view.you.seat]:
         return None
     led = before[0].card.suit
     _, top = winning_play(before)
     if card.suit is not led:
-        if len(rnd.taken) == 0 and not state.rules.points_on_first_trick:
-            return None
-        return "discarding"
+        return None if _barred(view) else "discarding"
     if card is QUEEN_OF_SPADES and top.rank > card.rank:
         return None  # she goes under the king or ace: nothing read
     if card.rank < top.rank:
         return "ducking under"
-    return "taking it, last" if len(before) == state.table.seats - 1 else "going over"
+    return "taking it, last" if len(before) == view.table.seats - 1 else "going over"
+
+
+def _barred(view: MatchView) -> bool:
+    return not view.tricks and not view.rules.points_on_first_trick
+
+
+def _instead_of(view: MatchView, card: Card) -> set[Card]:
+    assert view.trick is not None
+    plays = view.trick.plays
+    played = {p.card for t in view.tricks for p in t.plays} | {p.card for p in plays}
+    return _instead(plays, card, played, _barred(view), len(plays) == view.table.seats - 1)
 
 
 def misreads(player: Policy, rounds: int, seed: int) -> tuple[Counter[str], Counter[str]]:
     """Per rule, the plays read and the plays read wrong, over `rounds` rounds."""
-    read, wrong = Counter[str](), Counter[str]()
+    watched = Watched(player)
     rng = Random(f"reads/{seed}")
     for number in range(1, rounds + 1):
         cards = list(FOUR_SEATS.cards)
@@ -73,36 +102,9 @@ def misreads(player: Policy, rounds: int, seed: int) -> tuple[Counter[str], Coun
         secret = Secret(rng.randbytes(32))
         state = dealt_state(cards, number, secret, Rules(end_score=10_000))
         seats: list[Policy] = [HeuristicPolicy()] * 4
-        seats[TESTED] = player
-        while True:
-            seat = seats_to_act(state)[0]
-            command = bot_command(view_for(state, seat), seats[seat], rng, secret)
-            assert command is not None
-            if seat == TESTED and isinstance(command, PlayCard):
-                _score(state, command.card, read, wrong)
-            events = decide(state, command)
-            if any(isinstance(e, RoundScored) for e in events):
-                break
-            after = fold(events, state)
-            assert after is not None
-            state = after
-    return read, wrong
-
-
-def _score(state: Match, card: Card, read: Counter[str],
-           wrong: Counter[str]) -> None:
-    rule = rule_of(state, card)
-    if rule is None:
-        return
-    rnd = state.round
-    assert rnd is not None
-    played = {p.card for t in rnd.taken for p in t.plays} | {p.card for p in rnd.trick.plays}
-    barred = len(rnd.taken) == 0 and not state.rules.points_on_first_trick
-    last = len(rnd.trick.plays) == state.table.seats - 1
-    instead = _instead(rnd.trick.plays, card, played, barred, last)
-    read[rule] += 1
-    if instead & rnd.hands[TESTED]:
-        wrong[rule] += 1
+        seats[TESTED] = watched
+        play_hand(state, seats, rng, secret)
+    return watched.read, watched.wrong
 
 
 def report(rounds: int, seed: int, iterations: int) -> None:
