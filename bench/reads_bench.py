@@ -2,31 +2,34 @@
 rule of thumb, for a seat held by the heuristic bot and for one held by the expert.
 
 One seat (2) is held by the player under test, the other three by heuristic bots. At each of
-its plays that the reading would read (not a lead, no moon on, not the seat that holds every
-point so far, not a discard where points may not go), the cards the rules of thumb say it
-would have played instead are checked against its real hand: the read is wrong when it held
-one. A wrong read is what an expert suffers when it reads a player who does not play by
-those rules; which rule misreads most says where a reading of such a player should start.
+its plays that the reading reads (`readable`, and a play that says something: not a lead, not
+the queen under a higher spade, not a discard where points may not go, nor the queen's own
+discard), the cards the rules of thumb say it would have played instead are checked against
+its real hand: the read is wrong when it held one. A wrong read is what an expert suffers
+when it reads a player who does not play by those rules; which rule misreads most says where
+a reading of such a player should start.
 
     python -m bench reads                                  # quick: 6 rounds each
-    python -m bench.reads_bench --rounds 40 --seed 5
+    python -m bench.reads_bench --rounds 60 --seed 5
 """
 
 from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Sequence
 from random import Random
 
 from domain.bots.base import Policy
 from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
 from domain.bots.heuristic import HeuristicPolicy
-from domain.bots.reading import MOON_WATCH, _instead
-from domain.cards import QUEEN_OF_SPADES, Card
+from domain.bots.reading import instead, readable
+from domain.cards import Card
 from domain.commands import Secret
 from domain.legal import winning_play
 from domain.rules import MoonRule, Rules
+from domain.state import Play
 from domain.table import FOUR_SEATS
 from domain.views import MatchView
 
@@ -49,47 +52,40 @@ class Watched:
         return self.player.choose_moon(view, rng)
 
     def choose_play(self, view: MatchView, rng: Random) -> Card:
-        assert view.you is not None
+        assert view.you is not None and view.trick is not None
         card = self.player.choose_play(view, rng)
-        rule = rule_of(view, card)
-        if rule is not None:
+        lacks = read_lacks(view, card)
+        if lacks:  # the reading reads this play
+            rule = rule_of(view.trick.plays, card, view.table.seats)
             self.read[rule] += 1
-            self.wrong[rule] += bool(_instead_of(view, card) & set(view.you.hand))
+            self.wrong[rule] += bool(lacks & set(view.you.hand))
         return card
 
 
-def rule_of(view: MatchView, card: Card) -> str | None:
-    """The rule of thumb a play is read by, or None when the reading would not read it."""
+def read_lacks(view: MatchView, card: Card) -> set[Card]:
+    """What the reading takes the seat on turn to lack once it plays `card`: the cards the
+    rules of thumb would have played instead (none where the reading reads nothing)."""
     assert view.you is not None and view.trick is not None
-    before = view.trick.plays
-    if not before:
-        return None  # a lead says nothing
+    plays = view.trick.plays
     points = [0] * view.table.seats
     for taken in view.tricks:
         points[taken.winner] += taken.points
-    total = sum(points)
-    if (total >= MOON_WATCH and total in points) or 0 < total == points[view.you.seat]:
-        return None
-    led = before[0].card.suit
+    if not plays or not readable(points, view.you.seat):  # a lead says nothing
+        return set()
+    played = {p.card for t in view.tricks for p in t.plays} | {p.card for p in plays}
+    barred = not view.tricks and not view.rules.points_on_first_trick
+    last = len(plays) == view.table.seats - 1
+    return instead(plays, card, played, barred, last) - played  # as `read_plays` keeps them
+
+
+def rule_of(before: Sequence[Play], card: Card, seats: int) -> str:
+    """The name of the rule of thumb a play after `before` is read by."""
     _, top = winning_play(before)
-    if card.suit is not led:
-        return None if _barred(view) else "discarding"
-    if card is QUEEN_OF_SPADES and top.rank > card.rank:
-        return None  # she goes under the king or ace: nothing read
+    if card.suit is not before[0].card.suit:
+        return "discarding"
     if card.rank < top.rank:
         return "ducking under"
-    return "taking it, last" if len(before) == view.table.seats - 1 else "going over"
-
-
-def _barred(view: MatchView) -> bool:
-    return not view.tricks and not view.rules.points_on_first_trick
-
-
-def _instead_of(view: MatchView, card: Card) -> set[Card]:
-    assert view.trick is not None
-    plays = view.trick.plays
-    played = {p.card for t in view.tricks for p in t.plays} | {p.card for p in plays}
-    return _instead(plays, card, played, _barred(view), len(plays) == view.table.seats - 1)
+    return "taking it, last" if len(before) == seats - 1 else "going over"
 
 
 def misreads(player: Policy, rounds: int, seed: int) -> tuple[Counter[str], Counter[str]]:

@@ -40,8 +40,6 @@ def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
     points = [0] * seats
     played: set[Card] = set()
     for number, (plays, winner, taken) in enumerate(tricks, start=1):
-        total = sum(points)
-        moon_on = total >= MOON_WATCH and total in points
         barred = number == 1 and not view.rules.points_on_first_trick
         for position, play in enumerate(plays):
             seat = play.seat
@@ -50,9 +48,9 @@ def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
                 continue
             if play.card in lacks[seat]:
                 contradicted[seat] = True
-            elif not moon_on and not 0 < total == points[seat] and position > 0:
-                lacks[seat] |= _instead(plays[:position], play.card, played, barred,
-                                        position == seats - 1)
+            elif readable(points, seat) and position > 0:
+                lacks[seat] |= instead(plays[:position], play.card, played, barred,
+                                       position == seats - 1)
             played.add(play.card)
         if winner is not None:
             points[winner] += taken
@@ -62,8 +60,17 @@ def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
                  for s in range(seats))
 
 
-def _instead(before: Sequence[Play], card: Card, played: set[Card], barred: bool,
-             last: bool) -> set[Card]:
+def readable(points: Sequence[int], seat: int) -> bool:
+    """Whether `seat`'s plays are read, given the points each seat has taken so far: not
+    while a moon is on, nor from a seat that holds every point taken (it may be running at
+    the moon)."""
+    total = sum(points)
+    moon_on = total >= MOON_WATCH and total in points
+    return not moon_on and not 0 < total == points[seat]
+
+
+def instead(before: Sequence[Play], card: Card, played: set[Card], barred: bool,
+            last: bool) -> set[Card]:
     """The cards a rule-of-thumb player would have played rather than `card`, after
     `before`: so, most likely, it held none of them."""
     led = before[0].card.suit
