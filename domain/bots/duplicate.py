@@ -10,7 +10,7 @@ its points per hand held compare with the other's."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -63,9 +63,16 @@ def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules,
     return state
 
 
-def play_hand(state: Match, seats: Sequence[Policy], rng: Random, secret: Secret) -> RoundScored:
-    """Play the round in `state` to its score, each seat by its policy."""
+Observer = Callable[[Match], None]
+
+
+def play_hand(state: Match, seats: Sequence[Policy], rng: Random, secret: Secret,
+              observe: Observer | None = None) -> RoundScored:
+    """Play the round in `state` to its score, each seat by its policy; `observe`, if
+    given, is shown the whole state before every command (a bench's instrument)."""
     while True:
+        if observe is not None:
+            observe(state)
         seat = seats_to_act(state)[0]
         command = bot_command(view_for(state, seat), seats[seat], rng, secret)
         assert command is not None
@@ -80,7 +87,7 @@ def play_hand(state: Match, seats: Sequence[Policy], rng: Random, secret: Secret
 
 def duplicate_deal(policies: tuple[Policy, Policy], deck: Sequence[Card], number: int,
                    rng: Random, rules: Rules | None = None, table: Table = FOUR_SEATS,
-                   ) -> DuplicateResult:
+                   observe: Observer | None = None) -> DuplicateResult:
     """One deal of `table`'s cards, played once per rotation; round `number` sets the pass
     direction."""
     secret = Secret(rng.randbytes(32))
@@ -88,7 +95,7 @@ def duplicate_deal(policies: tuple[Policy, Policy], deck: Sequence[Card], number
     points, hands = [0, 0], [0, 0]
     for rotation in rotations(table.seats):
         state = dealt_state(deck, number, secret, rules, table)
-        scored = play_hand(state, [policies[p] for p in rotation], rng, secret)
+        scored = play_hand(state, [policies[p] for p in rotation], rng, secret, observe)
         for seat, policy in enumerate(rotation):
             points[policy] += scored.scores[seat]
             hands[policy] += 1

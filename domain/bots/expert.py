@@ -21,7 +21,7 @@ from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
 from domain.bots.rollout import Hand, Table, rollout
-from domain.bots.sampling import Sampler
+from domain.bots.sampling import Deals, Sampler
 from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
 from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
@@ -78,7 +78,7 @@ class ExpertPolicy:
             yield alive[0]
             return
         start = table_of(view, k)
-        sampler = Sampler(view, k)
+        sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         # Successive halving: each round spends an equal share of the rollouts on the cards
         # still in the running, then drops the worse half, so the close calls among the best
@@ -103,7 +103,12 @@ class ExpertPolicy:
             yield from self._close_call(view, start, sampler, rng, alive, totals, leads)
         yield min(alive, key=lambda c: (totals[c], c.index))
 
-    def _close_call(self, view: MatchView, start: Table, sampler: Sampler, rng: Random,
+    def deals(self, view: MatchView, k: Knowledge) -> Deals:
+        """Where the search draws its deals of the unseen cards: all the seat knows. (A
+        bench measures what seeing the hands would be worth by overriding it.)"""
+        return Sampler(view, k)
+
+    def _close_call(self, view: MatchView, start: Table, sampler: Deals, rng: Random,
                     pair: list[Card], totals: dict[Card, float], leads: list[float],
                     ) -> Iterator[Card]:
         """More deals for the last two cards, `leads` being the first's score less the

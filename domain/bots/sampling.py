@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect
 from random import Random
+from typing import Protocol
 
 from domain.bots.knowledge import Knowledge
 from domain.bots.rollout import Hand, suited
@@ -12,6 +13,12 @@ from domain.passing import receiver
 from domain.views import MatchView
 
 ATTEMPTS = 20
+
+
+class Deals(Protocol):
+    """A source of deals for one decision: every seat's hand as the search plays it."""
+
+    def deal(self, rng: Random) -> list[Hand]: ...
 
 
 def hand_sizes(view: MatchView) -> list[int]:

@@ -24,6 +24,21 @@ def test_a_duplicate_deal_hands_each_bot_every_seats_cards_once(seed):
     assert sum(result.points) in (52, 104, 156)  # 26 a rotation, 78 when the moon is shot
 
 
+def test_an_observer_is_shown_the_whole_state_before_every_command():
+    rng = Random(3)
+    cards = list(FOUR_SEATS.cards)
+    rng.shuffle(cards)
+    seen = []
+    duplicate_deal((policy_named("heuristic"), policy_named("random")), cards, 1, rng,
+                   observe=seen.append)
+    # A passing round: four passes and 52 plays in each of the two rotations.
+    assert len(seen) == 2 * (4 + 52)
+    # Each seat's three cards leave its hand as it passes and come back passed on; then
+    # every play takes one card, the last observed with one card left to play.
+    held = [52, 49, 46, 43, *range(52, 0, -1)]
+    assert [sum(len(h) for h in state.round.hands) for state in seen] == held + held
+
+
 def test_the_arena_runs_with_a_single_deal(capsys):
     assert arena_main("heuristic", "random", 1, seed=2, chart_path=None) == 0
     out = capsys.readouterr().out

@@ -3,9 +3,10 @@ from random import Random
 
 import pytest
 
-from domain.bots.expert import ExpertPolicy, distinct_plays, settled
+from domain.bots.expert import ExpertPolicy, distinct_plays, outcome, settled, table_of
 from domain.bots.knowledge import knowledge
 from domain.bots.levels import policy_named
+from domain.bots.rollout import suited
 from domain.bots.sampling import Sampler, hand_sizes
 from domain.cards import Card, parse_card
 from domain.commands import PassCards
@@ -67,6 +68,35 @@ def test_the_expert_takes_a_heart_to_stop_a_moon():
 def test_the_expert_is_deterministic_given_its_seed_and_budget():
     state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")])
     assert all(choose(state, 2, seed=7) == choose(state, 2, seed=7) for _ in range(3))
+
+
+class OneDeal:
+    """Deals that are always the same: every seat's true hand."""
+
+    def __init__(self, state):
+        self.hands = [suited(c.index for c in hand) for hand in state.round.hands]
+        self.drawn = 0
+
+    def deal(self, rng):
+        self.drawn += 1
+        return [[list(suit) for suit in hand] for hand in self.hands]
+
+
+def test_the_search_plays_out_the_deals_its_source_gives_and_keeps_the_best_card():
+    state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")])
+    view = view_for(state, 2)
+    source = OneDeal(state)
+
+    class Given(ExpertPolicy):
+        def deals(self, view, k):
+            return source
+
+    choice = Given(iterations=40).choose_play(view, Random(1))
+    k = knowledge(view)
+    on_it = {card: outcome(view.rules, table_of(view, k), source.hands, 2, card)
+             for card in distinct_plays(view, k, sorted(view.you.legal))}
+    assert source.drawn > 0
+    assert on_it[choice] == min(on_it.values())
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -1,0 +1,105 @@
+"""What seeing every hand would be worth to the expert's search: its plays chosen on the true
+deal instead of sampled ones, against the heuristic bot in the arena's duplicate deals.
+
+This is not a player the service has: it cheats, and only a bench may. Its search is the
+expert's own, card for card, with the same simulated players; only the deals differ. Since a
+rollout plays the same on the same deal, one deal a card is its whole search. Its passes stay
+the expert's (searched on sampled deals). What it reaches bounds what any reading of the
+hands could give this search: the rest of the gap lies in how the simulated players play.
+
+    python -m bench sighted                                   # quick: 20 deals
+    python -m bench.sighted_bench --deals 1000 --seed 3       # the arena's deals of seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import time
+from collections.abc import Sequence
+from random import Random
+
+from bench.figures import interval
+from domain.bots.base import Policy
+from domain.bots.duplicate import Observer, duplicate_deal
+from domain.bots.expert import ExpertPolicy
+from domain.bots.heuristic import HeuristicPolicy
+from domain.bots.knowledge import Knowledge
+from domain.bots.rollout import Hand, suited
+from domain.bots.sampling import Deals
+from domain.state import Match
+from domain.table import FOUR_SEATS
+from domain.views import MatchView
+
+
+class Sighted(ExpertPolicy):
+    """The expert searching the true deal, shown to it by `sight` before every decision."""
+
+    def __init__(self) -> None:
+        super().__init__(iterations=1)  # one deal a card: the true one
+        self.truth: list[Hand] = []
+
+    def deals(self, view: MatchView, k: Knowledge) -> Deals:
+        return TrueDeal(self.truth)
+
+
+class TrueDeal:
+    def __init__(self, hands: list[Hand]) -> None:
+        self.hands = hands
+
+    def deal(self, rng: Random) -> list[Hand]:
+        return [[list(suit) for suit in hand] for hand in self.hands]
+
+
+def sight(policies: Sequence[Policy]) -> Observer:
+    """An observer that shows the round's true hands to every sighted one of `policies`."""
+    def observe(state: Match) -> None:
+        assert state.round is not None
+        hands = [suited(card.index for card in hand) for hand in state.round.hands]
+        for policy in policies:
+            if isinstance(policy, Sighted):
+                policy.truth = hands
+    return observe
+
+
+def play_deal(task: tuple[int, int]) -> tuple[float, float]:
+    """One duplicate deal, drawn as `cardems arena` draws its deal of that number and seed:
+    the sighted expert's and the heuristic's points per hand held."""
+    seed, number = task
+    rng = Random(f"{seed}/{number}")
+    cards = list(FOUR_SEATS.cards)
+    rng.shuffle(cards)
+    pair: tuple[Policy, Policy] = (Sighted(), HeuristicPolicy())
+    result = duplicate_deal(pair, cards, number, rng, observe=sight(pair))
+    return result.per_hand(0), result.per_hand(1)
+
+
+def arena(deals: int, seed: int, jobs: int, first: int = 1) -> None:
+    started = time.monotonic()
+    tasks = [(seed, number) for number in range(first, first + deals)]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        results = pool.map(play_deal, tasks, chunksize=4)
+    print(f"sighted: {deals} duplicate deals from {first} (seed {seed}), the expert seeing every"
+          f" hand at two seats, the heuristic bot at two; {time.monotonic() - started:.0f} s"
+          f" on {jobs} processes")
+    sighted, ci = interval([r[0] for r in results])
+    heuristic, ci_h = interval([r[1] for r in results])
+    gap, ci_gap = interval([a - b for a, b in results])
+    print(f"  sighted expert {sighted:5.2f} ± {ci:.2f} points a hand")
+    print(f"  heuristic      {heuristic:5.2f} ± {ci_h:.2f} points a hand")
+    print(f"  difference {gap:+.2f} ± {ci_gap:.2f} a hand; ratio {sighted / heuristic:.2f}")
+
+
+def main() -> None:
+    arena(deals=20, seed=3, jobs=os.cpu_count() or 1)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--from", dest="first", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    options = parser.parse_args()
+    arena(options.deals, options.seed, options.jobs, options.first)
