@@ -25,6 +25,7 @@ from collections.abc import Callable
 from random import Random
 
 from bench.figures import interval
+from bench.sighted_bench import Sighted, sight
 from domain.bots.base import Policy
 from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
@@ -42,6 +43,7 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-4": lambda: ExpertPolicy(800, 0, read_plays=False),  # version 4, as it shipped
     "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False),  # 4, twice the deals
     "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False),  # 4, passes searched
+    "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
 }
 
 
@@ -66,7 +68,7 @@ def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
             seats[(seat + 2) % 4] = opposite
             seats[seat] = player
             chance = Random(f"duel/{seed}/{number}/{seat}")  # the same for every player
-            taken += play_hand(state, seats, chance, secret).scores[seat]
+            taken += play_hand(state, seats, chance, secret, sight(seats)).scores[seat]
         points.append(taken)
         spent.append(time.process_time() - started)
     return points, spent

@@ -1,11 +1,12 @@
 """What seeing every hand would be worth to the expert's search: its plays chosen on the true
-deal instead of sampled ones, against the heuristic bot in the arena's duplicate deals.
+deal instead of sampled ones, and its passes likewise, against the heuristic bot in the
+arena's duplicate deals.
 
 This is not a player the service has: it cheats, and only a bench may. Its search is the
-expert's own, card for card, with the same simulated players; only the deals differ. Since a
-rollout plays the same on the same deal, one deal a card is its whole search. Its passes stay
-the expert's (searched on sampled deals). What it reaches bounds what any reading of the
-hands could give this search: the rest of the gap lies in how the simulated players play.
+expert's own, card for card and pass for pass, with the same simulated players; only the
+deals differ. Since a rollout plays the same on the same deal, one deal a choice is its whole
+search. What it reaches bounds what any reading of the hands could give this search: the
+rest of the gap lies in how the simulated players play.
 
     python -m bench sighted                                   # quick: 20 deals
     python -m bench.sighted_bench --deals 1000 --seed 3       # the arena's deals of seed 3
@@ -24,10 +25,12 @@ from bench.figures import interval
 from domain.bots.base import Policy
 from domain.bots.duplicate import Observer, duplicate_deal
 from domain.bots.expert import ExpertPolicy
-from domain.bots.heuristic import HeuristicPolicy
-from domain.bots.knowledge import Knowledge
+from domain.bots.heuristic import HeuristicPolicy, carries_moon
+from domain.bots.knowledge import Knowledge, knowledge
+from domain.bots.pass_search import searched_pass
 from domain.bots.rollout import Hand, suited
 from domain.bots.sampling import Deals
+from domain.cards import Card
 from domain.state import Match
 from domain.table import FOUR_SEATS
 from domain.views import MatchView
@@ -37,8 +40,14 @@ class Sighted(ExpertPolicy):
     """The expert searching the true deal, shown to it by `sight` before every decision."""
 
     def __init__(self) -> None:
-        super().__init__(iterations=1)  # one deal a card: the true one
+        super().__init__(iterations=1, pass_rollouts=1)  # one deal a choice: the true one
         self.truth: list[Hand] = []
+        self.dealt: list[list[int]] = []
+
+    def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
+        if carries_moon(knowledge(view)):
+            return super().choose_pass(view, rng)  # the heuristic's pass, as the expert's
+        return searched_pass(view, rng, self.pass_rollouts, self.dealt)
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         return TrueDeal(self.truth)
@@ -53,13 +62,15 @@ class TrueDeal:
 
 
 def sight(policies: Sequence[Policy]) -> Observer:
-    """An observer that shows the round's true hands to every sighted one of `policies`."""
+    """An observer that shows the round's true hands, now and as dealt, to every sighted one
+    of `policies`."""
     def observe(state: Match) -> None:
         assert state.round is not None
         hands = [suited(card.index for card in hand) for hand in state.round.hands]
+        dealt = [[card.index for card in hand] for hand in state.round.dealt]
         for policy in policies:
             if isinstance(policy, Sighted):
-                policy.truth = hands
+                policy.truth, policy.dealt = hands, dealt
     return observe
 
 

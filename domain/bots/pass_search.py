@@ -22,8 +22,11 @@ from domain.views import MatchView
 CANDIDATE_CARDS = 5  # the heuristic's five most dangerous cards, three at a time: ten passes
 
 
-def searched_pass(view: MatchView, rng: Random, rollouts: int) -> tuple[Card, Card, Card]:
-    """The pass whose played-out rounds come out best for the seat over `rollouts` rounds."""
+def searched_pass(view: MatchView, rng: Random, rollouts: int,
+                  dealt: list[list[int]] | None = None) -> tuple[Card, Card, Card]:
+    """The pass whose played-out rounds come out best for the seat over `rollouts` rounds;
+    on `dealt`, every seat's cards as dealt, instead of sampled deals when a bench shows it
+    the true deal."""
     assert view.you is not None
     me, seats, rules = view.you.seat, view.table.seats, view.rules
     ranking = pass_ranking(sorted(view.you.hand), keep_points=False)
@@ -36,7 +39,7 @@ def searched_pass(view: MatchView, rng: Random, rollouts: int) -> tuple[Card, Ca
     rounds = (len(alive) - 1).bit_length()
     for left in range(rounds, 0, -1):
         for _ in range(max(1, rollouts // rounds // len(alive))):
-            held = _deal(rng, unseen, mine, me, seats)
+            held = dealt or _deal(rng, unseen, mine, me, seats)
             passes = simulated_passes(held, me)
             for candidate in alive:
                 passes[me] = [c.index for c in candidate]

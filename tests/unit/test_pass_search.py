@@ -6,9 +6,10 @@ import pytest
 from domain.bots.duplicate import dealt_state
 from domain.bots.expert import ExpertPolicy
 from domain.bots.heuristic import HeuristicPolicy, pass_ranking
-from domain.bots.pass_search import simulated_passes
+from domain.bots.pass_search import played_out, searched_pass, simulated_passes
 from domain.cards import parse_card
 from domain.commands import Secret
+from domain.passing import receiver
 from domain.rules import Rules
 from domain.table import table_for
 from domain.views import view_for
@@ -77,3 +78,20 @@ def test_the_simulated_players_pass_as_the_heuristic_bot_does(seed):
     for seat in set(range(4)) - {me}:
         expected = HeuristicPolicy().choose_pass(view_for(state, seat), Random(0))
         assert sorted(passes[seat]) == sorted(c.index for c in expected)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_on_a_given_deal_the_pass_is_the_candidate_that_plays_out_best_on_it(seed):
+    state, view = passing_view(seed)
+    dealt = [[c.index for c in hand] for hand in state.round.dealt]
+    chosen = searched_pass(view, Random(seed), 1, dealt)
+    ranking = pass_ranking(sorted(view.you.hand), keep_points=False)[:5]
+    to = [receiver(s, view.pass_direction, view.table) for s in range(4)]
+
+    def on_the_deal(candidate):
+        passes = simulated_passes(dealt, 0)
+        passes[0] = [c.index for c in candidate]
+        return played_out(view.rules, dealt, passes, to, 0)
+
+    best = min(on_the_deal(c) for c in combinations(sorted(ranking), 3))
+    assert on_the_deal(sorted(chosen)) == best
