@@ -44,6 +44,7 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False),  # 4, twice the deals
     "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False),  # 4, passes searched
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
+    "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
 }
 
 

@@ -1,6 +1,6 @@
 """What seeing every hand would be worth to the expert's search: its plays chosen on the true
-deal instead of sampled ones, and its passes likewise, against the heuristic bot in the
-arena's duplicate deals.
+deal instead of sampled ones, and its passes likewise (or, with `--blind-passes`, as the
+expert passes), against the heuristic bot in the arena's duplicate deals.
 
 This is not a player the service has: it cheats, and only a bench may. Its search is the
 expert's own, card for card and pass for pass, with the same simulated players; only the
@@ -10,6 +10,7 @@ rest of the gap lies in how the simulated players play.
 
     python -m bench sighted                                   # quick: 20 deals
     python -m bench.sighted_bench --deals 1000 --seed 3       # the arena's deals of seed 3
+    python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes
 """
 
 from __future__ import annotations
@@ -39,15 +40,16 @@ from domain.views import MatchView
 class Sighted(ExpertPolicy):
     """The expert searching the true deal, shown to it by `sight` before every decision."""
 
-    def __init__(self) -> None:
-        super().__init__(iterations=1, pass_rollouts=1)  # one deal a choice: the true one
+    def __init__(self, blind_passes: bool = False) -> None:
+        super().__init__(iterations=1)  # one deal a card: the true one
+        self.blind_passes = blind_passes
         self.truth: list[Hand] = []
         self.dealt: list[list[int]] = []
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
-        if carries_moon(knowledge(view)):
+        if self.blind_passes or carries_moon(knowledge(view)):
             return super().choose_pass(view, rng)  # the heuristic's pass, as the expert's
-        return searched_pass(view, rng, self.pass_rollouts, self.dealt)
+        return searched_pass(view, rng, 1, self.dealt)
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         return TrueDeal(self.truth)
@@ -74,26 +76,27 @@ def sight(policies: Sequence[Policy]) -> Observer:
     return observe
 
 
-def play_deal(task: tuple[int, int]) -> tuple[float, float]:
+def play_deal(task: tuple[int, int, bool]) -> tuple[float, float]:
     """One duplicate deal, drawn as `cardems arena` draws its deal of that number and seed:
     the sighted expert's and the heuristic's points per hand held."""
-    seed, number = task
+    seed, number, blind_passes = task
     rng = Random(f"{seed}/{number}")
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
-    pair: tuple[Policy, Policy] = (Sighted(), HeuristicPolicy())
+    pair: tuple[Policy, Policy] = (Sighted(blind_passes), HeuristicPolicy())
     result = duplicate_deal(pair, cards, number, rng, observe=sight(pair))
     return result.per_hand(0), result.per_hand(1)
 
 
-def arena(deals: int, seed: int, jobs: int, first: int = 1) -> None:
+def arena(deals: int, seed: int, jobs: int, first: int = 1, blind_passes: bool = False) -> None:
     started = time.monotonic()
-    tasks = [(seed, number) for number in range(first, first + deals)]
+    tasks = [(seed, number, blind_passes) for number in range(first, first + deals)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         results = pool.map(play_deal, tasks, chunksize=4)
+    passes = "passing as the expert does" if blind_passes else "passing on the true deal too"
     print(f"sighted: {deals} duplicate deals from {first} (seed {seed}), the expert seeing every"
-          f" hand at two seats, the heuristic bot at two; {time.monotonic() - started:.0f} s"
-          f" on {jobs} processes")
+          f" hand at two seats ({passes}), the heuristic bot at two;"
+          f" {time.monotonic() - started:.0f} s on {jobs} processes")
     sighted, ci = interval([r[0] for r in results])
     heuristic, ci_h = interval([r[1] for r in results])
     gap, ci_gap = interval([a - b for a, b in results])
@@ -112,5 +115,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--from", dest="first", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--blind-passes", action="store_true",
+                        help="pass as the expert does, on sampled deals")
     options = parser.parse_args()
-    arena(options.deals, options.seed, options.jobs, options.first)
+    arena(options.deals, options.seed, options.jobs, options.first, options.blind_passes)
