@@ -1,6 +1,7 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
-NAME...` (domain store api bots search search-full duel reads sighted timing streams fair play
-views checks client pace schedule rq cluster load soak memory analysis ismcts ismcts-full)."""
+NAME...` (domain store api bots search search-full duel reads sighted model timing streams
+fair play views checks client pace schedule rq cluster load soak memory analysis ismcts
+ismcts-full)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ SUITES = {
     "duel": "bench.duel_bench",  # quick; `python -m bench.duel_bench` for a real trial
     "reads": "bench.reads_bench",  # quick; `python -m bench.reads_bench` for more rounds
     "sighted": "bench.sighted_bench",  # quick; `python -m bench.sighted_bench` for more deals
+    "model": "bench.model_bench",  # quick; `python -m bench.model_bench` for more rounds
     "timing": "bench.timing_bench",
     "streams": "bench.streams_bench",
     "fair": "bench.fair_bench",
