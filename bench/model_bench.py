@@ -12,20 +12,14 @@ import argparse
 from collections import Counter
 from random import Random
 
-from domain.bots.base import bot_command
-from domain.bots.duplicate import dealt_state
+from bench.watching import Watching, play_round
 from domain.bots.expert import table_of
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
 from domain.bots.rollout import rollout, suited
-from domain.commands import PlayCard, Secret
-from domain.decide import decide
-from domain.events import RoundScored
-from domain.evolve import fold
-from domain.rules import Rules
+from domain.cards import Card
 from domain.state import Match
-from domain.table import FOUR_SEATS
-from domain.views import MatchView, seats_to_act, view_for
+from domain.views import MatchView
 
 
 def simulated_card(state: Match, view: MatchView) -> int:
@@ -46,31 +40,33 @@ def kind_of(view: MatchView) -> str:
     return "follow" if any(card.suit is led for card in view.you.hand) else "discard"
 
 
+class Compared(Watching):
+    """The heuristic bot, each of its plays with a choice set beside the simulated player's
+    card on the true hands, which `observe` is shown before every command."""
+
+    def __init__(self) -> None:
+        super().__init__(HeuristicPolicy())
+        self.state: Match | None = None
+        self.plays, self.differ = Counter[str](), Counter[str]()
+
+    def observe(self, state: Match) -> None:
+        self.state = state
+
+    def seen(self, view: MatchView, card: Card) -> None:
+        assert view.you is not None and self.state is not None
+        if len(view.you.legal) > 1:
+            kind = kind_of(view)
+            self.plays[kind] += 1
+            self.differ[kind] += simulated_card(self.state, view) != card.index
+
+
 def run(rounds: int, seed: int) -> None:
-    rng, heuristic = Random(seed), HeuristicPolicy()
-    plays: Counter[str] = Counter()
-    differ: Counter[str] = Counter()
+    rng, compared = Random(seed), Compared()
     for number in range(1, rounds + 1):
-        cards = list(FOUR_SEATS.cards)
-        rng.shuffle(cards)
-        secret = Secret(rng.randbytes(32))
-        state = dealt_state(cards, number, secret, Rules(end_score=10_000))
-        while True:
-            view = view_for(state, seats_to_act(state)[0])
-            command = bot_command(view, heuristic, rng, secret)
-            assert command is not None and view.you is not None
-            if isinstance(command, PlayCard) and len(view.you.legal) > 1:
-                kind = kind_of(view)
-                plays[kind] += 1
-                differ[kind] += simulated_card(state, view) != command.card.index
-            events = decide(state, command)
-            if any(isinstance(e, RoundScored) for e in events):
-                break
-            after = fold(events, state)
-            assert after is not None
-            state = after
+        play_round(rng, number, [compared] * 4, compared.observe)
     print(f"model: {rounds} rounds of the heuristic bot (seed {seed}), plays with a choice;"
           " the simulated player's card on the true hands against the bot's")
+    plays, differ = compared.plays, compared.differ
     for kind in ("lead", "follow", "discard"):
         print(f"  {kind:8s} {differ[kind]:5d} of {plays[kind]:6d} differ")
     total, wrong = sum(plays.values()), sum(differ.values())

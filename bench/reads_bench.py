@@ -20,46 +20,34 @@ from collections import Counter
 from collections.abc import Sequence
 from random import Random
 
+from bench.watching import Watching, play_round
 from domain.bots.base import Policy
-from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.reading import instead, readable
 from domain.cards import Card
-from domain.commands import Secret
 from domain.legal import winning_play
-from domain.rules import MoonRule, Rules
 from domain.state import Play
-from domain.table import FOUR_SEATS
 from domain.views import MatchView
 
 TESTED = 2  # the seat of the player under test
 
 
-class Watched:
+class Watched(Watching):
     """The player under test, each of its plays checked against the reading as it is made:
     its own view holds what the reading needs, its hand included."""
 
     def __init__(self, player: Policy) -> None:
-        self.player = player
-        self.name, self.version = player.name, player.version
+        super().__init__(player)
         self.read, self.wrong = Counter[str](), Counter[str]()
 
-    def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
-        return self.player.choose_pass(view, rng)
-
-    def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
-        return self.player.choose_moon(view, rng)
-
-    def choose_play(self, view: MatchView, rng: Random) -> Card:
+    def seen(self, view: MatchView, card: Card) -> None:
         assert view.you is not None and view.trick is not None
-        card = self.player.choose_play(view, rng)
         lacks = read_lacks(view, card)
         if lacks:  # the reading reads this play
             rule = rule_of(view.trick.plays, card, view.table.seats)
             self.read[rule] += 1
             self.wrong[rule] += bool(lacks & set(view.you.hand))
-        return card
 
 
 def read_lacks(view: MatchView, card: Card) -> set[Card]:
@@ -93,13 +81,9 @@ def misreads(player: Policy, rounds: int, seed: int) -> tuple[Counter[str], Coun
     watched = Watched(player)
     rng = Random(f"reads/{seed}")
     for number in range(1, rounds + 1):
-        cards = list(FOUR_SEATS.cards)
-        rng.shuffle(cards)
-        secret = Secret(rng.randbytes(32))
-        state = dealt_state(cards, number, secret, Rules(end_score=10_000))
         seats: list[Policy] = [HeuristicPolicy()] * 4
         seats[TESTED] = watched
-        play_hand(state, seats, rng, secret)
+        play_round(rng, number, seats)
     return watched.read, watched.wrong
 
 
