@@ -25,7 +25,7 @@ from collections.abc import Callable
 from random import Random
 
 from bench.figures import interval
-from bench.sighted_bench import Sighted, sight
+from bench.sighted_bench import Planning, Sighted, sight
 from domain.bots.base import Policy
 from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
@@ -45,6 +45,7 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False),  # 4, passes searched
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
+    "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched
 }
 
 
@@ -69,7 +70,7 @@ def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
             seats[(seat + 2) % 4] = opposite
             seats[seat] = player
             chance = Random(f"duel/{seed}/{number}/{seat}")  # the same for every player
-            taken += play_hand(state, seats, chance, secret, sight(seats)).scores[seat]
+            taken += play_hand(state, seats, chance, secret, sight(seats, secret)).scores[seat]
         points.append(taken)
         spent.append(time.process_time() - started)
     return points, spent

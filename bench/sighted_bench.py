@@ -11,6 +11,7 @@ rest of the gap lies in how the simulated players play.
     python -m bench sighted                                   # quick: 20 deals
     python -m bench.sighted_bench --deals 1000 --seed 3       # the arena's deals of seed 3
     python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes
+    python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes --planning
 """
 
 from __future__ import annotations
@@ -19,19 +20,23 @@ import argparse
 import multiprocessing
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from random import Random
 
 from bench.figures import interval
 from domain.bots.base import Policy
-from domain.bots.duplicate import Observer, duplicate_deal
-from domain.bots.expert import ExpertPolicy
+from domain.bots.duplicate import Observer, duplicate_deal, play_hand
+from domain.bots.expert import ExpertPolicy, distinct_plays
 from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
 from domain.bots.rollout import Hand, suited
 from domain.bots.sampling import Deals
 from domain.cards import Card
+from domain.commands import PlayCard, Secret
+from domain.decide import decide
+from domain.events import RoundScored
+from domain.evolve import fold
 from domain.state import Match
 from domain.table import FOUR_SEATS
 from domain.views import MatchView
@@ -45,6 +50,8 @@ class Sighted(ExpertPolicy):
         self.blind_passes = blind_passes
         self.truth: list[Hand] = []
         self.dealt: list[list[int]] = []
+        self.state: Match | None = None
+        self.secret: Secret | None = None
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
         if self.blind_passes or carries_moon(knowledge(view)):
@@ -63,9 +70,42 @@ class TrueDeal:
         return [[list(suit) for suit in hand] for hand in self.hands]
 
 
-def sight(policies: Sequence[Policy]) -> Observer:
+class Planning(Sighted):
+    """Seeing every hand, and weighing each card by the round played on from it with its
+    own later cards chosen as `Sighted` chooses them and the others' as heuristic bots play
+    (as the simulated players play, at 99.8% of plays): what playing its own later cards
+    better than a heuristic bot, inside the search, would be worth."""
+
+    def searching(self, view: MatchView, rng: Random) -> Iterator[Card]:
+        assert view.you is not None and self.state is not None and self.secret is not None
+        legal = sorted(view.you.legal)
+        me = view.you.seat
+        cards = distinct_plays(view, knowledge(view), legal) if len(legal) > 1 else legal
+        if len(cards) == 1:
+            yield cards[0]
+            return
+        scored = {card: self._played_on(me, card) for card in cards}
+        yield min(cards, key=lambda card: (scored[card], card.index))
+
+    def _played_on(self, me: int, card: Card) -> float:
+        """`me`'s score against the others' mean once `card` is played and the round
+        played on."""
+        assert self.state is not None and self.secret is not None
+        events = decide(self.state, PlayCard(me, card, self.secret))
+        end = next((e for e in events if isinstance(e, RoundScored)), None)
+        if end is None:
+            after = fold(events, self.state)
+            assert after is not None
+            seats: list[Policy] = [HeuristicPolicy() for _ in self.truth]
+            seats[me] = Sighted(blind_passes=True)
+            end = play_hand(after, seats, Random(0), self.secret, sight(seats, self.secret))
+        scores = end.scores
+        return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
+
+
+def sight(policies: Sequence[Policy], secret: Secret | None = None) -> Observer:
     """An observer that shows the round's true hands, now and as dealt, to every sighted one
-    of `policies`."""
+    of `policies` (and the whole state and the secret, for a planning one to play on)."""
     def observe(state: Match) -> None:
         assert state.round is not None
         hands = [suited(card.index for card in hand) for hand in state.round.hands]
@@ -73,29 +113,37 @@ def sight(policies: Sequence[Policy]) -> Observer:
         for policy in policies:
             if isinstance(policy, Sighted):
                 policy.truth, policy.dealt = hands, dealt
+                policy.state, policy.secret = state, secret
     return observe
 
 
-def play_deal(task: tuple[int, int, bool]) -> tuple[float, float]:
+def play_deal(task: tuple[int, int, bool, bool]) -> tuple[float, float]:
     """One duplicate deal, drawn as `cardems arena` draws its deal of that number and seed:
     the sighted expert's and the heuristic's points per hand held."""
-    seed, number, blind_passes = task
+    seed, number, blind_passes, planning = task
     rng = Random(f"{seed}/{number}")
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
-    pair: tuple[Policy, Policy] = (Sighted(blind_passes), HeuristicPolicy())
-    result = duplicate_deal(pair, cards, number, rng, observe=sight(pair))
+    # The secret duplicate_deal draws first, for a planning player to play rounds on with.
+    peek = Random()
+    peek.setstate(rng.getstate())
+    secret = Secret(peek.randbytes(32))
+    player = Planning(blind_passes) if planning else Sighted(blind_passes)
+    pair: tuple[Policy, Policy] = (player, HeuristicPolicy())
+    result = duplicate_deal(pair, cards, number, rng, observe=sight(pair, secret))
     return result.per_hand(0), result.per_hand(1)
 
 
-def arena(deals: int, seed: int, jobs: int, first: int = 1, blind_passes: bool = False) -> None:
+def arena(deals: int, seed: int, jobs: int, first: int = 1, blind_passes: bool = False,
+          planning: bool = False) -> None:
     started = time.monotonic()
-    tasks = [(seed, number, blind_passes) for number in range(first, first + deals)]
+    tasks = [(seed, number, blind_passes, planning) for number in range(first, first + deals)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         results = pool.map(play_deal, tasks, chunksize=4)
     passes = "passing as the expert does" if blind_passes else "passing on the true deal too"
+    plans = ", planning its own later plays" if planning else ""
     print(f"sighted: {deals} duplicate deals from {first} (seed {seed}), the expert seeing every"
-          f" hand at two seats ({passes}), the heuristic bot at two;"
+          f" hand at two seats ({passes}{plans}), the heuristic bot at two;"
           f" {time.monotonic() - started:.0f} s on {jobs} processes")
     sighted, ci = interval([r[0] for r in results])
     heuristic, ci_h = interval([r[1] for r in results])
@@ -117,5 +165,8 @@ if __name__ == "__main__":
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--blind-passes", action="store_true",
                         help="pass as the expert does, on sampled deals")
+    parser.add_argument("--planning", action="store_true",
+                        help="its own later plays searched too, inside the search")
     options = parser.parse_args()
-    arena(options.deals, options.seed, options.jobs, options.first, options.blind_passes)
+    arena(options.deals, options.seed, options.jobs, options.first, options.blind_passes,
+          options.planning)
