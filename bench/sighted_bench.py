@@ -12,6 +12,7 @@ rest of the gap lies in how the simulated players play.
     python -m bench.sighted_bench --deals 1000 --seed 3       # the arena's deals of seed 3
     python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes
     python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes --planning
+    python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes --planning --kin-across
 """
 
 from __future__ import annotations
@@ -74,7 +75,12 @@ class Planning(Sighted):
     """Seeing every hand, and weighing each card by the round played on from it with its
     own later cards chosen as `Sighted` chooses them and the others' as heuristic bots play
     (as the simulated players play, at 99.8% of plays): what playing its own later cards
-    better than a heuristic bot, inside the search, would be worth."""
+    better than a heuristic bot, inside the search, would be worth. With `kin_across`, the
+    seat across plays on as `Sighted` too: at the arena's table it holds the same player."""
+
+    def __init__(self, blind_passes: bool = False, kin_across: bool = False) -> None:
+        super().__init__(blind_passes)
+        self.kin_across = kin_across
 
     def searching(self, view: MatchView, rng: Random) -> Iterator[Card]:
         assert view.you is not None and self.state is not None and self.secret is not None
@@ -98,6 +104,8 @@ class Planning(Sighted):
             assert after is not None
             seats: list[Policy] = [HeuristicPolicy() for _ in self.truth]
             seats[me] = Sighted(blind_passes=True)
+            if self.kin_across:
+                seats[(me + len(seats) // 2) % len(seats)] = Sighted(blind_passes=True)
             end = play_hand(after, seats, Random(0), self.secret, sight(seats, self.secret))
         scores = end.scores
         return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
@@ -117,10 +125,10 @@ def sight(policies: Sequence[Policy], secret: Secret | None = None) -> Observer:
     return observe
 
 
-def play_deal(task: tuple[int, int, bool, bool]) -> tuple[float, float]:
+def play_deal(task: tuple[int, int, bool, bool, bool]) -> tuple[float, float]:
     """One duplicate deal, drawn as `cardems arena` draws its deal of that number and seed:
     the sighted expert's and the heuristic's points per hand held."""
-    seed, number, blind_passes, planning = task
+    seed, number, blind_passes, planning, kin_across = task
     rng = Random(f"{seed}/{number}")
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
@@ -128,20 +136,22 @@ def play_deal(task: tuple[int, int, bool, bool]) -> tuple[float, float]:
     peek = Random()
     peek.setstate(rng.getstate())
     secret = Secret(peek.randbytes(32))
-    player = Planning(blind_passes) if planning else Sighted(blind_passes)
+    player = Planning(blind_passes, kin_across) if planning else Sighted(blind_passes)
     pair: tuple[Policy, Policy] = (player, HeuristicPolicy())
     result = duplicate_deal(pair, cards, number, rng, observe=sight(pair, secret))
     return result.per_hand(0), result.per_hand(1)
 
 
 def arena(deals: int, seed: int, jobs: int, first: int = 1, blind_passes: bool = False,
-          planning: bool = False) -> None:
+          planning: bool = False, kin_across: bool = False) -> None:
     started = time.monotonic()
-    tasks = [(seed, number, blind_passes, planning) for number in range(first, first + deals)]
+    tasks = [(seed, number, blind_passes, planning, kin_across)
+             for number in range(first, first + deals)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         results = pool.map(play_deal, tasks, chunksize=4)
     passes = "passing as the expert does" if blind_passes else "passing on the true deal too"
     plans = ", planning its own later plays" if planning else ""
+    plans += " and the across seat's as its own" if planning and kin_across else ""
     print(f"sighted: {deals} duplicate deals from {first} (seed {seed}), the expert seeing every"
           f" hand at two seats ({passes}{plans}), the heuristic bot at two;"
           f" {time.monotonic() - started:.0f} s on {jobs} processes")
@@ -167,6 +177,8 @@ if __name__ == "__main__":
                         help="pass as the expert does, on sampled deals")
     parser.add_argument("--planning", action="store_true",
                         help="its own later plays searched too, inside the search")
+    parser.add_argument("--kin-across", action="store_true",
+                        help="with --planning: the seat across played on as the sighted search")
     options = parser.parse_args()
     arena(options.deals, options.seed, options.jobs, options.first, options.blind_passes,
-          options.planning)
+          options.planning, options.kin_across)
