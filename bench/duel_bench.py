@@ -70,7 +70,7 @@ def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
             seats[(seat + 2) % 4] = opposite
             seats[seat] = player
             chance = Random(f"duel/{seed}/{number}/{seat}")  # the same for every player
-            taken += play_hand(state, seats, chance, secret, sight(seats, secret)).scores[seat]
+            taken += play_hand(state, seats, chance, secret, sight(seats)).scores[seat]
         points.append(taken)
         spent.append(time.process_time() - started)
     return points, spent

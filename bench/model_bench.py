@@ -18,6 +18,7 @@ from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
 from domain.bots.rollout import rollout, suited
 from domain.cards import Card
+from domain.commands import Secret
 from domain.state import Match
 from domain.views import MatchView
 
@@ -49,7 +50,7 @@ class Compared(Watching):
         self.state: Match | None = None
         self.plays, self.differ = Counter[str](), Counter[str]()
 
-    def observe(self, state: Match) -> None:
+    def observe(self, state: Match, secret: Secret) -> None:
         self.state = state
 
     def seen(self, view: MatchView, card: Card) -> None:

@@ -38,29 +38,33 @@ from domain.commands import PlayCard, Secret
 from domain.decide import decide
 from domain.events import RoundScored
 from domain.evolve import fold
-from domain.state import Match
+from domain.state import Match, Round
 from domain.table import FOUR_SEATS
 from domain.views import MatchView
 
 
 class Sighted(ExpertPolicy):
-    """The expert searching the true deal, shown to it by `sight` before every decision."""
+    """The expert searching the true deal: the whole state (and the secret, for a planning
+    one to play rounds on with) is shown to it by `sight` before every decision."""
 
     def __init__(self, blind_passes: bool = False) -> None:
         super().__init__(iterations=1)  # one deal a card: the true one
         self.blind_passes = blind_passes
-        self.truth: list[Hand] = []
-        self.dealt: list[list[int]] = []
         self.state: Match | None = None
         self.secret: Secret | None = None
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
         if self.blind_passes or carries_moon(knowledge(view)):
-            return super().choose_pass(view, rng)  # the heuristic's pass, as the expert's
-        return searched_pass(view, rng, 1, self.dealt)
+            return super().choose_pass(view, rng)  # the expert's own, on sampled deals
+        dealt = [[card.index for card in hand] for hand in self._round().dealt]
+        return searched_pass(view, rng, 1, dealt)
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
-        return TrueDeal(self.truth)
+        return TrueDeal([suited(card.index for card in hand) for hand in self._round().hands])
+
+    def _round(self) -> Round:
+        assert self.state is not None and self.state.round is not None
+        return self.state.round
 
 
 class TrueDeal:
@@ -102,25 +106,21 @@ class Planning(Sighted):
         if end is None:
             after = fold(events, self.state)
             assert after is not None
-            seats: list[Policy] = [HeuristicPolicy() for _ in self.truth]
+            seats: list[Policy] = [HeuristicPolicy() for _ in after.seats]
             seats[me] = Sighted(blind_passes=True)
             if self.kin_across:
                 seats[(me + len(seats) // 2) % len(seats)] = Sighted(blind_passes=True)
-            end = play_hand(after, seats, Random(0), self.secret, sight(seats, self.secret))
+            end = play_hand(after, seats, Random(0), self.secret, sight(seats))
         scores = end.scores
         return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
 
 
-def sight(policies: Sequence[Policy], secret: Secret | None = None) -> Observer:
-    """An observer that shows the round's true hands, now and as dealt, to every sighted one
-    of `policies` (and the whole state and the secret, for a planning one to play on)."""
-    def observe(state: Match) -> None:
-        assert state.round is not None
-        hands = [suited(card.index for card in hand) for hand in state.round.hands]
-        dealt = [[card.index for card in hand] for hand in state.round.dealt]
+def sight(policies: Sequence[Policy]) -> Observer:
+    """An observer that shows the whole state and the secret to every sighted one of
+    `policies`."""
+    def observe(state: Match, secret: Secret) -> None:
         for policy in policies:
             if isinstance(policy, Sighted):
-                policy.truth, policy.dealt = hands, dealt
                 policy.state, policy.secret = state, secret
     return observe
 
@@ -132,13 +132,9 @@ def play_deal(task: tuple[int, int, bool, bool, bool]) -> tuple[float, float]:
     rng = Random(f"{seed}/{number}")
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
-    # The secret duplicate_deal draws first, for a planning player to play rounds on with.
-    peek = Random()
-    peek.setstate(rng.getstate())
-    secret = Secret(peek.randbytes(32))
     player = Planning(blind_passes, kin_across) if planning else Sighted(blind_passes)
     pair: tuple[Policy, Policy] = (player, HeuristicPolicy())
-    result = duplicate_deal(pair, cards, number, rng, observe=sight(pair, secret))
+    result = duplicate_deal(pair, cards, number, rng, observe=sight(pair))
     return result.per_hand(0), result.per_hand(1)
 
 

@@ -63,16 +63,17 @@ def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules,
     return state
 
 
-Observer = Callable[[Match], None]
+Observer = Callable[[Match, Secret], None]
 
 
 def play_hand(state: Match, seats: Sequence[Policy], rng: Random, secret: Secret,
               observe: Observer | None = None) -> RoundScored:
     """Play the round in `state` to its score, each seat by its policy; `observe`, if
-    given, is shown the whole state before every command (a bench's instrument)."""
+    given, is shown the whole state and the secret before every command (a bench's
+    instrument)."""
     while True:
         if observe is not None:
-            observe(state)
+            observe(state, secret)
         seat = seats_to_act(state)[0]
         command = bot_command(view_for(state, seat), seats[seat], rng, secret)
         assert command is not None

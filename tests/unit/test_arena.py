@@ -28,9 +28,15 @@ def test_an_observer_is_shown_the_whole_state_before_every_command():
     rng = Random(3)
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
-    seen = []
+    seen, secrets = [], set()
+
+    def observe(state, secret):
+        seen.append(state)
+        secrets.add(secret)
+
     duplicate_deal((policy_named("heuristic"), policy_named("random")), cards, 1, rng,
-                   observe=seen.append)
+                   observe=observe)
+    assert len(secrets) == 1  # the deal's own secret, which the plays are checked against
     # A passing round: four passes and 52 plays in each of the two rotations.
     assert len(seen) == 2 * (4 + 52)
     # Each seat's three cards leave its hand as it passes and come back passed on; then
