@@ -84,7 +84,10 @@ def test_the_simulated_players_pass_as_the_heuristic_bot_does(seed):
 def test_on_a_given_deal_the_pass_is_the_candidate_that_plays_out_best_on_it(seed):
     state, view = passing_view(seed)
     dealt = [[c.index for c in hand] for hand in state.round.dealt]
-    chosen = searched_pass(view, Random(seed), 1, dealt)
+    rng = Random(seed)
+    before = rng.getstate()
+    chosen = searched_pass(view, rng, 1, dealt)
+    assert rng.getstate() == before  # no deal was sampled
     ranking = pass_ranking(sorted(view.you.hand), keep_points=False)[:5]
     to = [receiver(s, view.pass_direction, view.table) for s in range(4)]
 
