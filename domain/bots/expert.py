@@ -20,9 +20,9 @@ from domain.bots.base import to_the_end
 from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
-from domain.bots.rollout import Hand, Table, rollout
+from domain.bots.rollout import Hand, Table, played, rollout
 from domain.bots.sampling import Deals, Sampler
-from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, Suit
+from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card
 from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
 from domain.views import MatchView
@@ -40,11 +40,15 @@ class ExpertPolicy:
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
                  pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
-                 close_calls: int = 0) -> None:
+                 close_calls: int = 0, kin: bool = False, plan_own: bool = False,
+                 kin_tricks: int = 13) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
         self.close_calls = close_calls
+        self.kin = kin
+        self.plan_own = plan_own
+        self.kin_tricks = kin_tricks
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -78,6 +82,8 @@ class ExpertPolicy:
             yield alive[0]
             return
         start = table_of(view, k)
+        start.kin = self.searching_seats(view)
+        start.kin_until = len(view.tricks) + self.kin_tricks
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         # Successive halving: each round spends an equal share of the rollouts on the cards
@@ -102,6 +108,18 @@ class ExpertPolicy:
         if len(alive) == 2 and self.close_calls:
             yield from self._close_call(view, start, sampler, rng, alive, totals, leads)
         yield min(alive, key=lambda c: (totals[c], c.index))
+
+    def searching_seats(self, view: MatchView) -> int:
+        """A bit per seat whose later plays the rollouts make by a one-ply search: with
+        `kin`, every other seat the view shows held by this same bot (it plays far better
+        than rules of thumb), and with `plan_own` its own seat."""
+        assert view.you is not None
+        me = view.you.seat
+        bits = 1 << me if self.plan_own else 0
+        if self.kin:
+            bits |= sum(1 << s for s, spec in enumerate(view.seats)
+                        if s != me and spec.bot == self.name)
+        return bits
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         """Where the search draws its deals of the unseen cards: all the seat knows. (A
@@ -171,20 +189,5 @@ def table_of(view: MatchView, k: Knowledge) -> Table:
 
 def outcome(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> float:
     """How `card` does on one sampled deal: `me`'s score against the others' mean."""
-    scores = rollout(rules, _after(rules, start, hands, me, card))
+    scores = rollout(rules, played(rules, start, hands, me, card.index))
     return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
-
-
-def _after(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> Table:
-    """`start` with sampled `hands` and `me` having just played `card`."""
-    own = [list(s) for s in hands[me]]
-    own[card.suit].remove(card.index)
-    dealt = [own if s == me else [list(x) for x in hands[s]] for s in range(len(hands))]
-    broken = start.broken or card.suit is Suit.HEARTS \
-        or (card is QUEEN_OF_SPADES and rules.queen_breaks_hearts)
-    voids = list(start.voids or [0] * len(hands))
-    if start.plays and card.suit != start.plays[0][1] // 13:
-        voids[me] |= 1 << (start.plays[0][1] // 13)
-    return Table(dealt, start.leader, [*start.plays, (me, card.index)], list(start.points),
-                 list(start.won), start.jack, broken, start.queen_played or card is QUEEN_OF_SPADES,
-                 voids)

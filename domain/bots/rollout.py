@@ -51,6 +51,8 @@ class Table:
     broken: bool
     queen_played: bool
     voids: list[int] | None = None  # per seat, a bit per suit it has shown it lacks
+    kin: int = 0  # a bit per seat that plays by a one-ply search rather than rules of thumb
+    kin_until: int = 13  # ... while fewer tricks than this have been taken
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
@@ -82,6 +84,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     voids = list(table.voids or [0] * seats)
     seek_jack = rules.jack_of_diamonds and jack is None
     total = sum(points)
+    kin, kin_until = table.kin, table.kin_until
     while True:
         if len(plays) == seats:
             taken = _points_in(plays)
@@ -96,8 +99,12 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
             leader, plays, first_trick = winner, [], False
         seat = (leader + len(plays)) % seats
         hand = hands[seat]
-        card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
-                       queen_played, voids, points, total)
+        if kin >> seat & 1 and tricks < kin_until:
+            card = searched_play(rules, Table(hands, leader, plays, points, won, jack, broken,
+                                              queen_played, voids), seat)
+        else:
+            card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
+                           queen_played, voids, points, total)
         if not plays:
             winner, top = seat, card
         elif card // 13 == top // 13:
@@ -114,6 +121,82 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
         queen_played = queen_played or card == QUEEN
     sun = next((s for s in range(seats) if won[s] == last_trick), None)
     return round_scores(rules, tuple(points), sun, jack)
+
+
+def searched_play(rules: Rules, table: Table, seat: int) -> int:
+    """The card `seat` plays as a player who sees these hands and searches one ply: each
+    distinct legal card played, the round played out by rules of thumb, the best outcome
+    (its own score against the others' mean) kept. `table` is left as it was.
+
+    This is how a simulated seat plays when it is held by a searching player: a rules-of-thumb
+    model of that seat misjudges it where it matters most, at the table's other expert."""
+    cards = distinct(rules, table, seat, legal_plays(rules, table, seat))
+    if len(cards) == 1:
+        return cards[0]
+    best, best_value = -1, 0.0
+    for card in cards:
+        scores = rollout(rules, played(rules, table, table.hands, seat, card, kin=0))
+        value = scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+        if best < 0 or value < best_value:
+            best, best_value = card, value
+    return best
+
+
+def legal_plays(rules: Rules, table: Table, seat: int) -> list[int]:
+    """The cards `seat` may play now, by `domain.legal`'s rules, in ascending order."""
+    hand = table.hands[seat]
+    first_trick = not any(table.won)
+    if not table.plays:
+        if first_trick:
+            return [TWO_CLUBS]
+        if table.broken or not any(hand[:HEARTS]):
+            return [c for suit in hand for c in suit]
+        return [c for suit in hand[:HEARTS] for c in suit]
+    led = hand[table.plays[0][1] // 13]
+    if led:
+        return list(led)
+    cards = [c for suit in hand for c in suit]
+    if first_trick and not rules.points_on_first_trick:
+        clean = [c for c in cards if c < FIRST_HEART and c != QUEEN]
+        return clean or cards
+    return cards
+
+
+def distinct(rules: Rules, table: Table, seat: int, cards: list[int]) -> list[int]:
+    """One card of each run of `cards` (ascending) that play alike: the same suit, no card
+    of another hand or of the trick between them, and neither the queen nor a scoring jack."""
+    special = (QUEEN, JACK) if rules.jack_of_diamonds else (QUEEN,)
+    out: list[int] = []
+    for card in cards:
+        last = out[-1] if out else -1
+        if last < 0 or last // 13 != card // 13 or card in special or last in special \
+                or _between(table, seat, last, card):
+            out.append(card)
+    return out
+
+
+def _between(table: Table, seat: int, low: int, high: int) -> bool:
+    """Whether a card above `low` and below `high` is on the trick or in another hand."""
+    if any(low < c < high for _, c in table.plays):
+        return True
+    suit = low // 13
+    return any(low < c < high for other, hand in enumerate(table.hands) if other != seat
+               for c in hand[suit])
+
+
+def played(rules: Rules, table: Table, hands: list[Hand], seat: int, card: int,
+           kin: int | None = None) -> Table:
+    """`table` with (a copy of) `hands` and `seat` having just played `card`; `kin` the
+    searching seats from then on (by default, `table`'s)."""
+    dealt = [[list(suit) for suit in hand] for hand in hands]
+    dealt[seat][card // 13].remove(card)
+    broken = table.broken or card >= FIRST_HEART or (card == QUEEN and rules.queen_breaks_hearts)
+    voids = list(table.voids or [0] * len(hands))
+    if table.plays and card // 13 != table.plays[0][1] // 13:
+        voids[seat] |= 1 << (table.plays[0][1] // 13)
+    return Table(dealt, table.leader, [*table.plays, (seat, card)], list(table.points),
+                 list(table.won), table.jack, broken, table.queen_played or card == QUEEN,
+                 voids, table.kin if kin is None else kin, table.kin_until)
 
 
 def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:

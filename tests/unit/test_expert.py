@@ -70,6 +70,18 @@ def test_the_expert_is_deterministic_given_its_seed_and_budget():
     assert all(choose(state, 2, seed=7) == choose(state, 2, seed=7) for _ in range(3))
 
 
+def test_the_expert_searches_the_plays_of_the_seats_held_by_the_expert_when_told_to():
+    state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")])
+    bots = (None, "expert", "heuristic", "expert")
+    state = replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
+                                                                           strict=True)))
+    view = view_for(state, 1)
+    assert ExpertPolicy().searching_seats(view) == 0
+    assert ExpertPolicy(kin=True).searching_seats(view) == 0b1000
+    assert ExpertPolicy(kin=True, plan_own=True).searching_seats(view) == 0b1010
+    assert ExpertPolicy(plan_own=True).searching_seats(view) == 0b0010
+
+
 class OneDeal:
     """Deals that are always the same: every seat's true hand."""
 
@@ -212,3 +224,28 @@ def test_close_calls_get_more_deals_and_stay_deterministic():
     assert closer_steps[0] == closer_steps[1]
     assert steps < len(closer_steps[0]) <= steps + 200
     assert closer_steps[0][-1] in view.you.legal
+
+
+def test_an_expert_modelling_its_kin_plays_their_seats_by_search_in_its_rollouts():
+    """On one given deal the choice is the best card with the other experts' plays searched
+    in the rollouts. Here that search changes the choice: South's run at the moon, which
+    rules-of-thumb players let through, is stopped by searching ones."""
+    state = after(UNBROKEN, [(0, "2C"), (1, "AC")])
+    state = replace(state, seats=tuple(replace(s, bot="expert") for s in state.seats))
+    view = view_for(state, 2)
+    source = OneDeal(state)
+
+    class Given(ExpertPolicy):
+        def deals(self, view, k):
+            return source
+
+    choices = {Given(iterations=40, kin=True).choose_play(view, Random(s)) for s in range(3)}
+    k = knowledge(view)
+    start = table_of(view, k)
+    cards = distinct_plays(view, k, sorted(view.you.legal))
+    by_rules = {card: outcome(view.rules, start, source.hands, 2, card) for card in cards}
+    start.kin = 0b1011
+    searched = {card: outcome(view.rules, start, source.hands, 2, card) for card in cards}
+    assert min(by_rules, key=by_rules.__getitem__) == parse_card("KS")  # the moon, by rules
+    assert choices == {parse_card("JD")}
+    assert searched[parse_card("JD")] == min(searched.values())

@@ -7,7 +7,15 @@ import pytest
 from domain.bots.expert import table_of
 from domain.bots.knowledge import knowledge
 from domain.bots.random_policy import RandomPolicy
-from domain.bots.rollout import Table, hand_of, rollout
+from domain.bots.rollout import (
+    Table,
+    distinct,
+    hand_of,
+    legal_plays,
+    played,
+    rollout,
+    searched_play,
+)
 from domain.cards import DECK
 from domain.commands import PassCards, PlayCard
 from domain.decide import decide
@@ -50,15 +58,19 @@ def _into_round(rules, rng, plays):
     return state, create.secret
 
 
+@pytest.mark.parametrize("kin", [0, 0b0101, 0b1111], ids=["rules", "two-search", "all-search"])
 @pytest.mark.parametrize("rules", OPTIONS, ids=range(len(OPTIONS)))
 @pytest.mark.parametrize("seed", range(40))
-def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed):
+def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed, kin):
+    """With `kin`, the seats of its bits choose by a one-ply search over their own legal
+    cards: the replay holds that list to the rules too."""
     rng = Random(seed)
     state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
     seat = state.round.turn
     view = view_for(state, seat)
     table = table_of(view, knowledge(view))
     table.hands = [hand_of(state.round.hands[s]) for s in range(4)]  # the true deal
+    table.kin = kin
     trace: list[tuple[int, int]] = []
     scores = rollout(rules, table, trace)
     scored = None
@@ -110,3 +122,59 @@ def test_a_simulated_seat_does_not_lead_into_a_known_void():
     # West leads a low spade to flush the queen out, but not once North shows a spade void.
     assert _first_play(_table(SPREAD, 0, (0, 0, 0, 0))) == "3S"
     assert _first_play(_table(SPREAD, 0, (0, 0, 0, 0), voids=[0, 0, 0, 1 << 2])) == "3C"
+
+
+def _value(rules, table, seat, card):
+    scores = rollout(rules, played(rules, table, table.hands, seat, card, kin=0))
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+
+
+@pytest.mark.parametrize("rules", OPTIONS, ids=range(len(OPTIONS)))
+@pytest.mark.parametrize("seed", range(30))
+def test_a_searching_seat_tries_one_card_of_each_run_and_loses_nothing_by_it(rules, seed):
+    """Cards of a run play alike, so the best of the distinct cards is as good as the best
+    of every legal card; and the search leaves the table as it found it."""
+    rng = Random(seed)
+    state, _ = _into_round(rules, rng, plays=rng.randrange(4, 44))
+    seat = state.round.turn
+    view = view_for(state, seat)
+    table = table_of(view, knowledge(view))
+    table.hands = [hand_of(state.round.hands[s]) for s in range(4)]
+    before = repr(table)
+    legal = legal_plays(rules, table, seat)
+    assert legal == sorted(c.index for c in view.you.legal)
+    choice = searched_play(rules, table, seat)
+    assert repr(table) == before
+    assert choice in distinct(rules, table, seat, legal)
+    values = {card: _value(rules, table, seat, card) for card in legal}
+    assert values[choice] == min(values.values())
+
+
+def test_cards_play_alike_only_with_nothing_between_and_nothing_special():
+    hands = ("3C 5C 7C 8C 9D TD JD QD JS QS KS 2H", "4C 6C", "TC", "JC")
+    table = _table([*hands], 1, (0, 0, 0, 0))
+    table.plays = [(1, DECK.index(cards("6C")[0]))]  # the six of clubs led, between 5 and 7
+    held = [c for suit in table.hands[0] for c in suit]
+    plain = distinct(Rules(), table, 0, held)
+    assert [str(DECK[c]) for c in plain] == ["3C", "5C", "7C", "9D", "JS", "QS", "KS", "2H"]
+    jack = distinct(Rules(jack_of_diamonds=True), table, 0, held)
+    assert [str(DECK[c]) for c in jack] == ["3C", "5C", "7C", "9D", "JD", "QD", "JS", "QS", "KS",
+                                             "2H"]
+
+
+def test_a_searching_seat_plays_the_searched_card_until_its_last_searched_trick():
+    # South, on lead, could go for the moon: its rules of thumb lead a top card, its search not.
+    hands = (*SPREAD[:2], "QC KC AC JD QD KD AD 2H JH QH KH AH",
+             "JS QS KS AS 3H 4H 5H 6H 7H 8H 9H TH")
+
+    def table(kin=0, kin_until=13):
+        t = _table(hands, 2, (0, 0, 5, 0))
+        t.kin, t.kin_until = kin, kin_until
+        return t
+
+    by_rules = _first_play(table())
+    searched = str(DECK[searched_play(Rules(), table(), 2)])
+    assert searched != by_rules
+    assert _first_play(table(kin=1 << 2)) == searched
+    # One trick is taken already: with one trick to search, the search is over.
+    assert _first_play(table(kin=1 << 2, kin_until=1)) == by_rules
