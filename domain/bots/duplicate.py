@@ -53,10 +53,12 @@ class DuplicateResult:
 
 
 def dealt_state(deck: Sequence[Card], number: int, secret: Secret, rules: Rules,
-                table: Table = FOUR_SEATS) -> Match:
+                table: Table = FOUR_SEATS, bots: Sequence[str] = ()) -> Match:
+    """Round `number` dealt from `deck`; `bots`, if given, names each seat's bot, as a
+    match shows it to every seat."""
     dealer = rules.dealer_of(number, table.seats)
     hands = deal(deck, dealer, table)
-    seats = tuple(SeatSpec(f"s{i}") for i in range(table.seats))
+    seats = tuple(SeatSpec(f"s{i}", bots[i] if bots else None) for i in range(table.seats))
     created = MatchCreated("arena", rules, seats, "", seed_commitment(secret.server_seed), 0, "")
     state = fold([created, RoundDealt(number, dealer, pass_direction(number, table), hands)])
     assert state is not None
@@ -95,8 +97,9 @@ def duplicate_deal(policies: tuple[Policy, Policy], deck: Sequence[Card], number
     rules = rules or Rules(end_score=10_000)
     points, hands = [0, 0], [0, 0]
     for rotation in rotations(table.seats):
-        state = dealt_state(deck, number, secret, rules, table)
-        scored = play_hand(state, [policies[p] for p in rotation], rng, secret, observe)
+        seats = [policies[p] for p in rotation]
+        state = dealt_state(deck, number, secret, rules, table, [p.name for p in seats])
+        scored = play_hand(state, seats, rng, secret, observe)
         for seat, policy in enumerate(rotation):
             points[policy] += scored.scores[seat]
             hands[policy] += 1

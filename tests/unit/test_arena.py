@@ -43,6 +43,9 @@ def test_an_observer_is_shown_the_whole_state_before_every_command():
     # every play takes one card, the last observed with one card left to play.
     held = [52, 49, 46, 43, *range(52, 0, -1)]
     assert [sum(len(h) for h in state.round.hands) for state in seen] == held + held
+    # Every seat shows the bot that holds it, as a match shows it: the two rotations swap.
+    assert [s.bot for s in seen[0].seats] == ["heuristic", "random"] * 2
+    assert [s.bot for s in seen[-1].seats] == ["random", "heuristic"] * 2
 
 
 def test_the_arena_runs_with_a_single_deal(capsys):
