@@ -13,6 +13,8 @@ rest of the gap lies in how the simulated players play.
     python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes
     python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes --planning
     python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes --planning --kin-across
+    python -m bench.sighted_bench --deals 1000 --seed 3 --blind-passes --planning --kin-across \
+        --own-by-rules
 """
 
 from __future__ import annotations
@@ -80,11 +82,14 @@ class Planning(Sighted):
     own later cards chosen as `Sighted` chooses them and the others' as heuristic bots play
     (as the simulated players play, at 99.8% of plays): what playing its own later cards
     better than a heuristic bot, inside the search, would be worth. With `kin_across`, the
-    seat across plays on as `Sighted` too: at the arena's table it holds the same player."""
+    seat across plays on as `Sighted` too: at the arena's table it holds the same player. With
+    `own_by_rules`, its own later cards are played on as a heuristic bot plays them."""
 
-    def __init__(self, blind_passes: bool = False, kin_across: bool = False) -> None:
+    def __init__(self, blind_passes: bool = False, kin_across: bool = False,
+                 own_by_rules: bool = False) -> None:
         super().__init__(blind_passes)
         self.kin_across = kin_across
+        self.own_by_rules = own_by_rules
 
     def searching(self, view: MatchView, rng: Random) -> Iterator[Card]:
         assert view.you is not None and self.state is not None and self.secret is not None
@@ -107,7 +112,8 @@ class Planning(Sighted):
             after = fold(events, self.state)
             assert after is not None
             seats: list[Policy] = [HeuristicPolicy() for _ in after.seats]
-            seats[me] = Sighted(blind_passes=True)
+            if not self.own_by_rules:
+                seats[me] = Sighted(blind_passes=True)
             if self.kin_across:
                 seats[(me + len(seats) // 2) % len(seats)] = Sighted(blind_passes=True)
             end = play_hand(after, seats, Random(0), self.secret, sight(seats))
@@ -125,28 +131,30 @@ def sight(policies: Sequence[Policy]) -> Observer:
     return observe
 
 
-def play_deal(task: tuple[int, int, bool, bool, bool]) -> tuple[float, float]:
+def play_deal(task: tuple[int, int, bool, bool, bool, bool]) -> tuple[float, float]:
     """One duplicate deal, drawn as `cardems arena` draws its deal of that number and seed:
     the sighted expert's and the heuristic's points per hand held."""
-    seed, number, blind_passes, planning, kin_across = task
+    seed, number, blind_passes, planning, kin_across, own_by_rules = task
     rng = Random(f"{seed}/{number}")
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
-    player = Planning(blind_passes, kin_across) if planning else Sighted(blind_passes)
+    player = Planning(blind_passes, kin_across, own_by_rules) if planning \
+        else Sighted(blind_passes)
     pair: tuple[Policy, Policy] = (player, HeuristicPolicy())
     result = duplicate_deal(pair, cards, number, rng, observe=sight(pair))
     return result.per_hand(0), result.per_hand(1)
 
 
 def arena(deals: int, seed: int, jobs: int, first: int = 1, blind_passes: bool = False,
-          planning: bool = False, kin_across: bool = False) -> None:
+          planning: bool = False, kin_across: bool = False, own_by_rules: bool = False) -> None:
     started = time.monotonic()
-    tasks = [(seed, number, blind_passes, planning, kin_across)
+    tasks = [(seed, number, blind_passes, planning, kin_across, own_by_rules)
              for number in range(first, first + deals)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         results = pool.map(play_deal, tasks, chunksize=4)
     passes = "passing as the expert does" if blind_passes else "passing on the true deal too"
-    plans = ", planning its own later plays" if planning else ""
+    plans = ", planning its own later plays" if planning and not own_by_rules else ""
+    plans += ", its own later plays by rules of thumb" if planning and own_by_rules else ""
     plans += " and the across seat's as its own" if planning and kin_across else ""
     print(f"sighted: {deals} duplicate deals from {first} (seed {seed}), the expert seeing every"
           f" hand at two seats ({passes}{plans}), the heuristic bot at two;"
@@ -175,6 +183,8 @@ if __name__ == "__main__":
                         help="its own later plays searched too, inside the search")
     parser.add_argument("--kin-across", action="store_true",
                         help="with --planning: the seat across played on as the sighted search")
+    parser.add_argument("--own-by-rules", action="store_true",
+                        help="with --planning: its own later plays as the heuristic bot's")
     options = parser.parse_args()
     arena(options.deals, options.seed, options.jobs, options.first, options.blind_passes,
-          options.planning, options.kin_across)
+          options.planning, options.kin_across, options.own_by_rules)
