@@ -1,5 +1,5 @@
 """Run the benchmarks: `python -m bench` (all but those on request) or `python -m bench
-NAME...` (domain store api bots search search-full duel reads sighted model timing streams
+NAME...` (domain store api bots search search-full duel arena reads sighted model timing streams
 fair play views checks client pace schedule rq cluster load soak memory analysis ismcts
 ismcts-full)."""
 
@@ -17,6 +17,7 @@ SUITES = {
     "search-full": "bench.search_bench:full",
     "duel": "bench.duel_bench",  # quick; `python -m bench.duel_bench` for a real trial
     "reads": "bench.reads_bench",  # quick; `python -m bench.reads_bench` for more rounds
+    "arena": "bench.arena_bench",  # quick; `python -m bench.arena_bench` for more deals
     "sighted": "bench.sighted_bench",  # quick; `python -m bench.sighted_bench` for more deals
     "model": "bench.model_bench",  # quick; `python -m bench.model_bench` for more rounds
     "timing": "bench.timing_bench",

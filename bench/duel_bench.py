@@ -43,6 +43,11 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-4": lambda: ExpertPolicy(800, 0, read_plays=False),  # version 4, as it shipped
     "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False),  # 4, twice the deals
     "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False),  # 4, passes searched
+    "expert-kin": lambda: ExpertPolicy(kin=True),  # 6, another expert's plays searched
+    "expert-kin-own": lambda: ExpertPolicy(kin=True, plan_own=True),  # and its own too
+    "expert-kin-1": lambda: ExpertPolicy(kin=True, kin_tricks=1),  # within this trick
+    "expert-kin-2": lambda: ExpertPolicy(kin=True, kin_tricks=2),  # this trick and the next
+    "expert-kin-160": lambda: ExpertPolicy(160, kin=True),  # a tenth of the deals: equal time
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched
@@ -58,7 +63,6 @@ def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
     cards = list(FOUR_SEATS.cards)
     deal_rng.shuffle(cards)
     secret = Secret(deal_rng.randbytes(32))
-    state = dealt_state(cards, number, secret, Rules(end_score=10_000))
     opposite = PLAYERS[across]() if across else HeuristicPolicy()
     points: list[int] = []
     spent: list[float] = []
@@ -69,6 +73,8 @@ def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
             seats: list[Policy] = [HeuristicPolicy()] * 4
             seats[(seat + 2) % 4] = opposite
             seats[seat] = player
+            state = dealt_state(cards, number, secret, Rules(end_score=10_000), FOUR_SEATS,
+                                [s.name for s in seats])
             chance = Random(f"duel/{seed}/{number}/{seat}")  # the same for every player
             taken += play_hand(state, seats, chance, secret, sight(seats)).scores[seat]
         points.append(taken)
