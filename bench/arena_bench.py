@@ -20,25 +20,58 @@ import time
 from random import Random
 
 from bench.duel_bench import PLAYERS
-from bench.figures import interval
+from bench.figures import interval, quantile
+from domain.bots.base import Policy
 from domain.bots.duplicate import duplicate_deal
 from domain.bots.heuristic import HeuristicPolicy
+from domain.cards import Card
+from domain.rules import MoonRule
 from domain.table import FOUR_SEATS
+from domain.views import MatchView
+
+Played = tuple[float, float, float, list[float]]
 
 
-def play_deal(task: tuple[tuple[str, ...], int, int]) -> list[tuple[float, float, float]]:
-    """One duplicate deal per variant: its points per hand, the heuristic's, and the seconds
-    of thinking it spent a hand."""
+class Timed:
+    """A player whose decisions with a choice are timed (its forced plays are not: they take
+    no thought)."""
+
+    def __init__(self, player: Policy) -> None:
+        self.player = player
+        self.name, self.version = player.name, player.version
+        self.seconds: list[float] = []
+
+    def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
+        started = time.process_time()
+        cards = self.player.choose_pass(view, rng)
+        self.seconds.append(time.process_time() - started)
+        return cards
+
+    def choose_play(self, view: MatchView, rng: Random) -> Card:
+        started = time.process_time()
+        card = self.player.choose_play(view, rng)
+        if view.you is not None and len(view.you.legal) > 1:
+            self.seconds.append(time.process_time() - started)
+        return card
+
+    def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
+        return self.player.choose_moon(view, rng)
+
+
+def play_deal(task: tuple[tuple[str, ...], int, int]) -> list[Played]:
+    """One duplicate deal per variant: its points per hand, the heuristic's, the seconds of
+    thinking the table spent a hand, and the seconds of each of the variant's decisions."""
     names, seed, number = task
     out = []
     for name in names:
         rng = Random(f"{seed}/{number}")  # as `cardems arena` draws deal `number`
         cards = list(FOUR_SEATS.cards)
         rng.shuffle(cards)
+        player = Timed(PLAYERS[name]())
         started = time.process_time()
-        result = duplicate_deal((PLAYERS[name](), HeuristicPolicy()), cards, number, rng)
+        result = duplicate_deal((player, HeuristicPolicy()), cards, number, rng)
         spent = (time.process_time() - started) / result.hands[0]
-        out.append((result.per_hand(0), result.per_hand(1), spent))
+        out.append((result.per_hand(0), result.per_hand(1), spent, player.seconds))
     return out
 
 
@@ -58,9 +91,12 @@ def arena(names: tuple[str, ...], deals: int, seed: int, jobs: int, first: int =
         base, ci_h = interval([r[i][1] for r in results])
         gap, ci_gap = interval([r[i][0] - r[i][1] for r in results])
         seconds = sum(r[i][2] for r in results) / deals
+        decisions = [s for r in results for s in r[i][3]]
         print(f"  {name:16s} {mean:5.2f} ± {ci:.2f} a hand, heuristic {base:5.2f} ± {ci_h:.2f};"
               f" difference {gap:+.2f} ± {ci_gap:.2f}, ratio {mean / base:.2f};"
-              f" {seconds:.2f} s of the table's thinking a hand")
+              f" {seconds:.2f} s of the table's thinking a hand; decisions with a choice"
+              f" p50 {1000 * quantile(decisions, 0.5):.0f} ms,"
+              f" p95 {1000 * quantile(decisions, 0.95):.0f} ms")
     for i, one in enumerate(names):
         for j in range(i + 1, len(names)):
             gap, ci = interval([(r[i][0] - r[i][1]) - (r[j][0] - r[j][1]) for r in results])
