@@ -21,41 +21,37 @@ from random import Random
 
 from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
+from bench.watching import Watching
 from domain.bots.base import Policy
 from domain.bots.duplicate import duplicate_deal
 from domain.bots.heuristic import HeuristicPolicy
 from domain.cards import Card
-from domain.rules import MoonRule
 from domain.table import FOUR_SEATS
 from domain.views import MatchView
 
 Played = tuple[float, float, float, list[float]]
 
 
-class Timed:
+class Timed(Watching):
     """A player whose decisions with a choice are timed (its forced plays are not: they take
     no thought)."""
 
     def __init__(self, player: Policy) -> None:
-        self.player = player
-        self.name, self.version = player.name, player.version
+        super().__init__(player)
         self.seconds: list[float] = []
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
         started = time.process_time()
-        cards = self.player.choose_pass(view, rng)
+        cards = super().choose_pass(view, rng)
         self.seconds.append(time.process_time() - started)
         return cards
 
     def choose_play(self, view: MatchView, rng: Random) -> Card:
         started = time.process_time()
-        card = self.player.choose_play(view, rng)
+        card = super().choose_play(view, rng)
         if view.you is not None and len(view.you.legal) > 1:
             self.seconds.append(time.process_time() - started)
         return card
-
-    def choose_moon(self, view: MatchView, rng: Random) -> MoonRule:
-        return self.player.choose_moon(view, rng)
 
 
 def play_deal(task: tuple[tuple[str, ...], int, int]) -> list[Played]:

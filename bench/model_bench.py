@@ -1,9 +1,13 @@
-"""How closely the expert's simulated players play as the heuristic bot: in rounds the
-heuristic bot plays, at every play with a choice, the card a simulated player would play from
-the same position and the same true hands, against the bot's own card.
+"""How closely the expert's simulated players play as the bots they stand for: in rounds a
+bot plays at every seat, at every play with a choice, the card a simulated player would play
+from the same position and the same true hands, against the bot's own card. Two simulated
+players: by rules of thumb, as every seat plays in the expert's rollouts, and by a one-ply
+search over the true hands, as a seat held by the expert plays there when the expert models
+it by search (`ExpertPolicy(kin=True)`).
 
     python -m bench model                          # quick: 40 rounds
     python -m bench.model_bench --rounds 300 --seed 11
+    python -m bench.model_bench --rounds 40 --seed 11 --bot expert
 """
 
 from __future__ import annotations
@@ -13,24 +17,42 @@ from collections import Counter
 from random import Random
 
 from bench.watching import Watching, play_round
-from domain.bots.expert import table_of
+from domain.bots.expert import ExpertPolicy, table_of
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
-from domain.bots.rollout import rollout, suited
+from domain.bots.rollout import Table, distinct, rollout, searched_play, suited
 from domain.cards import Card
 from domain.commands import Secret
 from domain.state import Match
 from domain.views import MatchView
 
 
-def simulated_card(state: Match, view: MatchView) -> int:
-    """The card index a simulated player plays at the view's seat, on the true hands."""
+def true_table(state: Match, view: MatchView) -> Table:
+    """The view's position in the simulation's terms, with every seat's true hand."""
     assert state.round is not None
     table = table_of(view, knowledge(view, read_plays=False))
     table.hands = [suited(card.index for card in hand) for hand in state.round.hands]
+    return table
+
+
+def simulated_card(state: Match, view: MatchView) -> int:
+    """The card index a simulated player plays at the view's seat, on the true hands."""
     trace: list[tuple[int, int]] = []
-    rollout(view.rules, table, trace)
+    rollout(view.rules, true_table(state, view), trace)
     return trace[0][1]
+
+
+def alike(state: Match, view: MatchView, one: int, other: int) -> bool:
+    """Whether two cards of the view's seat play alike: a run with nothing between them."""
+    assert view.you is not None
+    pair = sorted({one, other})
+    return len(distinct(view.rules, true_table(state, view), view.you.seat, pair)) == 1
+
+
+def searched_card(state: Match, view: MatchView) -> int:
+    """The card index a simulated player that searches plays there, on the true hands."""
+    assert view.you is not None
+    return searched_play(view.rules, true_table(state, view), view.you.seat)
 
 
 def kind_of(view: MatchView) -> str:
@@ -42,13 +64,15 @@ def kind_of(view: MatchView) -> str:
 
 
 class Compared(Watching):
-    """The heuristic bot, each of its plays with a choice set beside the simulated player's
-    card on the true hands, which `observe` is shown before every command."""
+    """A bot, each of its plays with a choice set beside the simulated players' cards on the
+    true hands, which `observe` is shown before every command; a card that plays alike with
+    the bot's (of a run with it) counts as the same."""
 
-    def __init__(self) -> None:
-        super().__init__(HeuristicPolicy())
+    def __init__(self, bot: str = "heuristic") -> None:
+        super().__init__(ExpertPolicy() if bot == "expert" else HeuristicPolicy())
         self.state: Match | None = None
         self.plays, self.differ = Counter[str](), Counter[str]()
+        self.searched_differ = Counter[str]()
 
     def observe(self, state: Match, secret: Secret) -> None:
         self.state = state
@@ -58,20 +82,27 @@ class Compared(Watching):
         if len(view.you.legal) > 1:
             kind = kind_of(view)
             self.plays[kind] += 1
-            self.differ[kind] += simulated_card(self.state, view) != card.index
+            state, index = self.state, card.index
+            self.differ[kind] += not alike(state, view, simulated_card(state, view), index)
+            self.searched_differ[kind] += not alike(state, view, searched_card(state, view),
+                                                    index)
 
 
-def run(rounds: int, seed: int) -> None:
-    rng, compared = Random(seed), Compared()
+def run(rounds: int, seed: int, bot: str = "heuristic") -> None:
+    rng, compared = Random(seed), Compared(bot)
     for number in range(1, rounds + 1):
         play_round(rng, number, [compared] * 4, compared.observe)
-    print(f"model: {rounds} rounds of the heuristic bot (seed {seed}), plays with a choice;"
-          " the simulated player's card on the true hands against the bot's")
-    plays, differ = compared.plays, compared.differ
-    for kind in ("lead", "follow", "discard"):
-        print(f"  {kind:8s} {differ[kind]:5d} of {plays[kind]:6d} differ")
-    total, wrong = sum(plays.values()), sum(differ.values())
-    print(f"  all      {wrong:5d} of {total:6d} differ ({100 * wrong / total:.2f}%)")
+    print(f"model: {rounds} rounds of the {bot} bot (seed {seed}), plays with a choice;"
+          " the simulated players' cards on the true hands against the bot's")
+    plays = compared.plays
+    total = sum(plays.values())
+    for label, differ in (("rules of thumb", compared.differ),
+                          ("one-ply search", compared.searched_differ)):
+        print(f"  by {label}:")
+        for kind in ("lead", "follow", "discard"):
+            print(f"    {kind:8s} {differ[kind]:5d} of {plays[kind]:6d} differ")
+        wrong = sum(differ.values())
+        print(f"    all      {wrong:5d} of {total:6d} differ ({100 * wrong / total:.2f}%)")
 
 
 def main() -> None:
@@ -82,5 +113,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--bot", choices=("heuristic", "expert"), default="heuristic")
     options = parser.parse_args()
-    run(options.rounds, options.seed)
+    run(options.rounds, options.seed, options.bot)
