@@ -13,7 +13,6 @@ bot: a variant that models the seat across by who holds it sees what the service
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import os
 import time
@@ -21,6 +20,7 @@ from random import Random
 
 from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
+from bench.options import deals_parser
 from bench.watching import Watching
 from domain.bots.base import Policy
 from domain.bots.duplicate import duplicate_deal
@@ -104,11 +104,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = deals_parser(__doc__, deals=60, seed=3)
     parser.add_argument("names", nargs="+", help=f"variants, of: {', '.join(PLAYERS)}")
-    parser.add_argument("--deals", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--from", dest="first", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     options = parser.parse_args()
     arena(tuple(options.names), options.deals, options.seed, options.jobs, options.first)

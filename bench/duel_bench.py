@@ -17,7 +17,6 @@ do not model).
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import os
 import time
@@ -25,6 +24,7 @@ from collections.abc import Callable
 from random import Random
 
 from bench.figures import interval
+from bench.options import deals_parser
 from bench.sighted_bench import Planning, Sighted, sight
 from domain.bots.base import Policy
 from domain.bots.duplicate import dealt_state, play_hand
@@ -117,11 +117,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = deals_parser(__doc__, deals=100, seed=1, first=False)
     parser.add_argument("players", nargs="+", help=f"from {', '.join(PLAYERS)}")
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--across", default=None,
                         help="the player across the table (default: a heuristic bot)")
     options = parser.parse_args()

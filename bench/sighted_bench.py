@@ -19,7 +19,6 @@ rest of the gap lies in how the simulated players play.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import os
 import time
@@ -27,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from random import Random
 
 from bench.figures import interval
+from bench.options import deals_parser
 from domain.bots.base import Policy
 from domain.bots.duplicate import Observer, duplicate_deal, play_hand
 from domain.bots.expert import ExpertPolicy, distinct_plays
@@ -172,11 +172,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--from", dest="first", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser = deals_parser(__doc__, deals=200, seed=3)
     parser.add_argument("--blind-passes", action="store_true",
                         help="pass as the expert does, on sampled deals")
     parser.add_argument("--planning", action="store_true",
