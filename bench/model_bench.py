@@ -3,7 +3,9 @@ bot plays at every seat, at every play with a choice, the card a simulated playe
 from the same position and the same true hands, against the bot's own card. Two simulated
 players: by rules of thumb, as every seat plays in the expert's rollouts, and by a one-ply
 search over the true hands, as a seat held by the expert plays there when the expert models
-it by search (`ExpertPolicy(kin=True)`).
+it by search (`ExpertPolicy(kin=True)`). Beside them, the bot itself asked again with other
+draws of chance: how often a bot that samples deals agrees with itself bounds how well any
+model of it can predict it.
 
     python -m bench model                          # quick: 40 rounds
     python -m bench.model_bench --rounds 300 --seed 11
@@ -73,6 +75,8 @@ class Compared(Watching):
         self.state: Match | None = None
         self.plays, self.differ = Counter[str](), Counter[str]()
         self.searched_differ = Counter[str]()
+        self.again_differ = Counter[str]()  # the bot itself, asked again with other draws
+        self.again = Random(0)
 
     def observe(self, state: Match, secret: Secret) -> None:
         self.state = state
@@ -86,6 +90,8 @@ class Compared(Watching):
             self.differ[kind] += not alike(state, view, simulated_card(state, view), index)
             self.searched_differ[kind] += not alike(state, view, searched_card(state, view),
                                                     index)
+            again = self.player.choose_play(view, Random(self.again.random()))
+            self.again_differ[kind] += not alike(state, view, again.index, index)
 
 
 def run(rounds: int, seed: int, bot: str = "heuristic") -> None:
@@ -97,7 +103,8 @@ def run(rounds: int, seed: int, bot: str = "heuristic") -> None:
     plays = compared.plays
     total = sum(plays.values())
     for label, differ in (("rules of thumb", compared.differ),
-                          ("one-ply search", compared.searched_differ)):
+                          ("one-ply search", compared.searched_differ),
+                          ("the bot again, other draws", compared.again_differ)):
         print(f"  by {label}:")
         for kind in ("lead", "follow", "discard"):
             print(f"    {kind:8s} {differ[kind]:5d} of {plays[kind]:6d} differ")
