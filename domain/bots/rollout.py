@@ -4,10 +4,11 @@ Thousands of these run per decision, so a card is its index (suit = index // 13,
 suit the index orders the ranks) and a hand is four ascending lists, one per suit. Each
 simulated seat plays the heuristic bot's rules of thumb from what a real player knows: its
 own hand, the table, the voids shown, and which cards are still out (the others' hands are
-read only as one pool, never as who holds what). The rules are the match's own: the plays
-are legal as `domain.legal` has it (first trick, hearts broken, the queen breaking hearts;
-tests replay simulated rounds through `decide` to prove it), and the score is
-`domain.scoring`'s.
+read only as one pool, never as who holds what). A seat the table marks as searching plays
+instead by a one-ply search over the simulated hands (`searched_play`). The rules are the
+match's own: the plays are legal as `domain.legal` has it (first trick, hearts broken, the
+queen breaking hearts; tests replay simulated rounds through `decide` to prove it), and the
+score is `domain.scoring`'s.
 """
 
 from __future__ import annotations
@@ -128,8 +129,9 @@ def searched_play(rules: Rules, table: Table, seat: int) -> int:
     distinct legal card played, the round played out by rules of thumb, the best outcome
     (its own score against the others' mean) kept. `table` is left as it was.
 
-    This is how a simulated seat plays when it is held by a searching player: a rules-of-thumb
-    model of that seat misjudges it where it matters most, at the table's other expert."""
+    A seat of `Table.kin` plays so: the expert may model the seats held by another expert this
+    way (`ExpertPolicy(kin=True)`), since with every card seen that model of the seat across
+    is what the benches' arena figures turn on most."""
     cards = distinct(rules, table, seat, legal_plays(rules, table, seat))
     if len(cards) == 1:
         return cards[0]
