@@ -22,7 +22,7 @@ from bench.watching import Watching, play_round
 from domain.bots.expert import ExpertPolicy, table_of
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
-from domain.bots.rollout import Table, distinct, rollout, searched_play, suited
+from domain.bots.rollout import Table, distinct, out_of, rollout, searched_play, suited
 from domain.cards import Card
 from domain.commands import Secret
 from domain.state import Match
@@ -44,17 +44,12 @@ def simulated_card(state: Match, view: MatchView) -> int:
     return trace[0][1]
 
 
-def alike(state: Match, view: MatchView, one: int, other: int) -> bool:
-    """Whether two cards of the view's seat play alike: a run with nothing between them."""
+def alike(view: MatchView, table: Table, one: int, other: int) -> bool:
+    """Whether two cards of the view's seat play alike on `table`: a run with nothing
+    between them."""
     assert view.you is not None
     pair = sorted({one, other})
-    return len(distinct(view.rules, true_table(state, view), view.you.seat, pair)) == 1
-
-
-def searched_card(state: Match, view: MatchView) -> int:
-    """The card index a simulated player that searches plays there, on the true hands."""
-    assert view.you is not None
-    return searched_play(view.rules, true_table(state, view), view.you.seat)
+    return len(distinct(view.rules, pair, out_of(table, view.you.seat))) == 1
 
 
 def kind_of(view: MatchView) -> str:
@@ -86,12 +81,12 @@ class Compared(Watching):
         if len(view.you.legal) > 1:
             kind = kind_of(view)
             self.plays[kind] += 1
-            state, index = self.state, card.index
-            self.differ[kind] += not alike(state, view, simulated_card(state, view), index)
-            self.searched_differ[kind] += not alike(state, view, searched_card(state, view),
-                                                    index)
+            table, index = true_table(self.state, view), card.index
+            searched = searched_play(view.rules, table, view.you.seat)  # leaves `table` be
             again = self.player.choose_play(view, Random(self.again.random()))
-            self.again_differ[kind] += not alike(state, view, again.index, index)
+            self.differ[kind] += not alike(view, table, simulated_card(self.state, view), index)
+            self.searched_differ[kind] += not alike(view, table, searched, index)
+            self.again_differ[kind] += not alike(view, table, again.index, index)
 
 
 def run(rounds: int, seed: int, bot: str = "heuristic") -> None:

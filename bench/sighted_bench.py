@@ -33,7 +33,7 @@ from domain.bots.expert import ExpertPolicy, distinct_plays
 from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
-from domain.bots.rollout import Hand, suited
+from domain.bots.rollout import Hand, margin, suited
 from domain.bots.sampling import Deals
 from domain.cards import Card
 from domain.commands import PlayCard, Secret
@@ -118,7 +118,7 @@ class Planning(Sighted):
                 seats[(me + len(seats) // 2) % len(seats)] = Sighted(blind_passes=True)
             end = play_hand(after, seats, Random(0), self.secret, sight(seats))
         scores = end.scores
-        return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
+        return margin(scores, me)
 
 
 def sight(policies: Sequence[Policy]) -> Observer:

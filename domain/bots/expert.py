@@ -20,9 +20,9 @@ from domain.bots.base import to_the_end
 from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
-from domain.bots.rollout import Hand, Table, played, rollout
+from domain.bots.rollout import Hand, Table, distinct, margin, played, rollout
 from domain.bots.sampling import Deals, Sampler
-from domain.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card
+from domain.cards import QUEEN_OF_SPADES, Card
 from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
 from domain.views import MatchView
@@ -162,15 +162,8 @@ def distinct_plays(view: MatchView, k: Knowledge, legal: list[Card]) -> list[Car
     could still come between them (unseen, or on the table now), and neither worth
     points of its own apart from a heart's. Which of a run is played cannot change a thing."""
     between = k.unseen | {p.card for p in view.trick.plays} if view.trick else k.unseen
-    special = {QUEEN_OF_SPADES, JACK_OF_DIAMONDS} if view.rules.jack_of_diamonds \
-        else {QUEEN_OF_SPADES}
-    distinct: list[Card] = []
-    for card in sorted(legal):
-        last = distinct[-1] if distinct else None
-        if last is None or last.suit is not card.suit or card in special or last in special \
-                or any(Card(i) in between for i in range(last.index + 1, card.index)):
-            distinct.append(card)
-    return distinct
+    runs = distinct(view.rules, sorted(c.index for c in legal), {c.index for c in between})
+    return [Card(i) for i in runs]
 
 
 def table_of(view: MatchView, k: Knowledge) -> Table:
@@ -189,5 +182,4 @@ def table_of(view: MatchView, k: Knowledge) -> Table:
 
 def outcome(rules: Rules, start: Table, hands: list[Hand], me: int, card: Card) -> float:
     """How `card` does on one sampled deal: `me`'s score against the others' mean."""
-    scores = rollout(rules, played(rules, start, hands, me, card.index))
-    return scores[me] - (sum(scores) - scores[me]) / (len(scores) - 1)
+    return margin(rollout(rules, played(rules, start, hands, me, card.index)), me)

@@ -13,7 +13,7 @@ from itertools import combinations
 from random import Random
 
 from domain.bots.heuristic import moon_hand, pass_ranking
-from domain.bots.rollout import Table, losers, rollout, suited
+from domain.bots.rollout import Table, losers, margin, rollout, suited
 from domain.cards import TWO_OF_CLUBS, Card, Suit
 from domain.passing import receiver
 from domain.rules import Rules
@@ -91,6 +91,5 @@ def played_out(rules: Rules, held: list[list[int]], passes: list[list[int]], to:
         after[to[seat]] += passes[seat]
     hands = [suited(cards) for cards in after]
     leader = next(s for s in range(seats) if TWO_OF_CLUBS.index in hands[s][0])
-    scores = rollout(rules, Table(hands, leader, [], [0] * seats, [0] * seats, None, False,
-                                  False))
-    return scores[me] - (sum(scores) - scores[me]) / (seats - 1)
+    return margin(rollout(rules, Table(hands, leader, [], [0] * seats, [0] * seats, None, False,
+                                       False)), me)

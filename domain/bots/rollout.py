@@ -13,7 +13,7 @@ score is `domain.scoring`'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from domain.bots.heuristic import (
@@ -132,13 +132,12 @@ def searched_play(rules: Rules, table: Table, seat: int) -> int:
     A seat of `Table.kin` plays so: the expert may model the seats held by another expert this
     way (`ExpertPolicy(kin=True)`), since with every card seen that model of the seat across
     is what the benches' arena figures turn on most."""
-    cards = distinct(rules, table, seat, legal_plays(rules, table, seat))
+    cards = distinct(rules, legal_plays(rules, table, seat), out_of(table, seat))
     if len(cards) == 1:
         return cards[0]
     best, best_value = -1, 0.0
     for card in cards:
-        scores = rollout(rules, played(rules, table, table.hands, seat, card, kin=0))
-        value = scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+        value = margin(rollout(rules, played(rules, table, table.hands, seat, card, kin=0)), seat)
         if best < 0 or value < best_value:
             best, best_value = card, value
     return best
@@ -164,26 +163,31 @@ def legal_plays(rules: Rules, table: Table, seat: int) -> list[int]:
     return cards
 
 
-def distinct(rules: Rules, table: Table, seat: int, cards: list[int]) -> list[int]:
-    """One card of each run of `cards` (ascending) that play alike: the same suit, no card
-    of another hand or of the trick between them, and neither the queen nor a scoring jack."""
+def distinct(rules: Rules, cards: list[int], out: Collection[int]) -> list[int]:
+    """One card of each run of `cards` (ascending, one seat's) that play alike: the same
+    suit, none of the cards `out` (held elsewhere or on the trick) between them, and neither
+    the queen nor a scoring jack. Which card of a run is played cannot change a thing."""
     special = (QUEEN, JACK) if rules.jack_of_diamonds else (QUEEN,)
-    out: list[int] = []
+    runs: list[int] = []
     for card in cards:
-        last = out[-1] if out else -1
+        last = runs[-1] if runs else -1
         if last < 0 or last // 13 != card // 13 or card in special or last in special \
-                or _between(table, seat, last, card):
-            out.append(card)
-    return out
+                or any(last < c < card for c in out):
+            runs.append(card)
+    return runs
 
 
-def _between(table: Table, seat: int, low: int, high: int) -> bool:
-    """Whether a card above `low` and below `high` is on the trick or in another hand."""
-    if any(low < c < high for _, c in table.plays):
-        return True
-    suit = low // 13
-    return any(low < c < high for other, hand in enumerate(table.hands) if other != seat
-               for c in hand[suit])
+def out_of(table: Table, seat: int) -> set[int]:
+    """The cards out of `seat`'s hand that are still in play: the others' and the trick's."""
+    held = {c for other, hand in enumerate(table.hands) if other != seat
+            for suit in hand for c in suit}
+    return held | {c for _, c in table.plays}
+
+
+def margin(scores: Sequence[int], seat: int) -> float:
+    """What a round's `scores` mean to `seat`: its score against the others' mean (lower is
+    better), so that a moon counts as it should whichever way it is scored."""
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
 
 
 def played(rules: Rules, table: Table, hands: list[Hand], seat: int, card: int,

@@ -12,6 +12,7 @@ from domain.bots.rollout import (
     distinct,
     hand_of,
     legal_plays,
+    out_of,
     played,
     rollout,
     searched_play,
@@ -126,7 +127,7 @@ def test_a_simulated_seat_does_not_lead_into_a_known_void():
 
 def _value(rules, table, seat, card):
     scores = rollout(rules, played(rules, table, table.hands, seat, card, kin=0))
-    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)  # stated anew
 
 
 @pytest.mark.parametrize("rules", OPTIONS, ids=range(len(OPTIONS)))
@@ -145,7 +146,7 @@ def test_a_searching_seat_tries_one_card_of_each_run_and_loses_nothing_by_it(rul
     assert legal == sorted(c.index for c in view.you.legal)
     choice = searched_play(rules, table, seat)
     assert repr(table) == before
-    assert choice in distinct(rules, table, seat, legal)
+    assert choice in distinct(rules, legal, out_of(table, seat))
     values = {card: _value(rules, table, seat, card) for card in legal}
     assert values[choice] == min(values.values())
 
@@ -155,9 +156,9 @@ def test_cards_play_alike_only_with_nothing_between_and_nothing_special():
     table = _table([*hands], 1, (0, 0, 0, 0))
     table.plays = [(1, DECK.index(cards("6C")[0]))]  # the six of clubs led, between 5 and 7
     held = [c for suit in table.hands[0] for c in suit]
-    plain = distinct(Rules(), table, 0, held)
+    plain = distinct(Rules(), held, out_of(table, 0))
     assert [str(DECK[c]) for c in plain] == ["3C", "5C", "7C", "9D", "JS", "QS", "KS", "2H"]
-    jack = distinct(Rules(jack_of_diamonds=True), table, 0, held)
+    jack = distinct(Rules(jack_of_diamonds=True), held, out_of(table, 0))
     assert [str(DECK[c]) for c in jack] == ["3C", "5C", "7C", "9D", "JD", "QD", "JS", "QS", "KS",
                                              "2H"]
 
