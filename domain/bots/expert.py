@@ -41,7 +41,7 @@ class ExpertPolicy:
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
                  pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
                  close_calls: int = 0, kin: bool = False, plan_own: bool = False,
-                 kin_tricks: int = 13) -> None:
+                 kin_tricks: int | None = None) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -83,7 +83,7 @@ class ExpertPolicy:
             return
         start = table_of(view, k)
         start.kin = self.searching_seats(view)
-        start.kin_until = len(view.tricks) + self.kin_tricks
+        start.kin_until = len(view.tricks) + (self.kin_tricks or view.table.hand_size)
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         # Successive halving: each round spends an equal share of the rollouts on the cards

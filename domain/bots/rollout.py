@@ -53,7 +53,7 @@ class Table:
     queen_played: bool
     voids: list[int] | None = None  # per seat, a bit per suit it has shown it lacks
     kin: int = 0  # a bit per seat that plays by a one-ply search rather than rules of thumb
-    kin_until: int = 13  # ... while fewer tricks than this have been taken
+    kin_until: int = 52  # ... while fewer tricks than this have been taken (by default, all)
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
