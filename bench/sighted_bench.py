@@ -91,7 +91,10 @@ class Planning(Sighted):
         self.kin_across = kin_across
         self.own_by_rules = own_by_rules
 
-    def searching(self, view: MatchView, rng: Random) -> Iterator[Card]:
+    def searching(self, view: MatchView, rng: Random,
+                  values: dict[Card, float] | None = None) -> Iterator[Card]:
+        if values is not None:
+            raise ValueError("this search keeps no mean outcomes to report")
         assert view.you is not None and self.state is not None and self.secret is not None
         legal = sorted(view.you.legal)
         me = view.you.seat

@@ -20,7 +20,7 @@ from domain.bots.base import to_the_end
 from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
-from domain.bots.rollout import Hand, Table, distinct, margin, played, rollout
+from domain.bots.rollout import Hand, KinPlayer, Table, distinct, margin, played, rollout
 from domain.bots.sampling import Deals, Sampler
 from domain.cards import QUEEN_OF_SPADES, Card
 from domain.rules import MoonRule, Rules
@@ -41,7 +41,8 @@ class ExpertPolicy:
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
                  pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
                  close_calls: int = 0, kin: bool = False, plan_own: bool = False,
-                 kin_tricks: int | None = None) -> None:
+                 kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
+                 read_kin: bool = True) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -49,6 +50,8 @@ class ExpertPolicy:
         self.kin = kin
         self.plan_own = plan_own
         self.kin_tricks = kin_tricks
+        self.kin_player = kin_player
+        self.read_kin = read_kin
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -67,16 +70,19 @@ class ExpertPolicy:
     def choose_play(self, view: MatchView, rng: Random) -> Card:
         return to_the_end(self.searching(view, rng))
 
-    def searching(self, view: MatchView, rng: Random) -> Iterator[Card]:
+    def searching(self, view: MatchView, rng: Random,
+                  values: dict[Card, float] | None = None) -> Iterator[Card]:
         """The search, one sampled deal at a time: after each, the best card so far; the
-        last is the choice. Whoever drives it may stop early and take the latest."""
+        last is the choice. Whoever drives it may stop early and take the latest. `values`,
+        when given, receives each distinct card's mean outcome over the deals it was tried
+        on, once the search is done (a bench's record of how close the choice was)."""
         assert view.you is not None and view.trick is not None
         legal = sorted(view.you.legal)
         if len(legal) == 1:
             yield legal[0]
             return
         me = view.you.seat
-        k = knowledge(view, self.read_plays)
+        k = knowledge(view, self.read_plays, 0 if self.read_kin else self.kin_seats(view))
         alive = distinct_plays(view, k, legal)
         if len(alive) == 1:
             yield alive[0]
@@ -84,8 +90,10 @@ class ExpertPolicy:
         start = table_of(view, k)
         start.kin = self.searching_seats(view)
         start.kin_until = len(view.tricks) + (self.kin_tricks or view.table.hand_size)
+        start.kin_player = self.kin_player
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
+        tried = dict.fromkeys(alive, 0)
         # Successive halving: each round spends an equal share of the rollouts on the cards
         # still in the running, then drops the worse half, so the close calls among the best
         # cards get the most deals. Every card still in the running has been tried on the
@@ -99,6 +107,7 @@ class ExpertPolicy:
                 scored = [outcome(view.rules, start, hands, me, card) for card in alive]
                 for card, score in zip(alive, scored, strict=True):
                     totals[card] += score
+                    tried[card] += 1
                 if self.close_calls and len(scored) == 2:
                     leads.append(scored[0] - scored[1])
                 yield min(alive, key=lambda c: (totals[c], c.index))
@@ -106,20 +115,26 @@ class ExpertPolicy:
                 alive.sort(key=lambda c: (totals[c], c.index))
                 alive = alive[:(len(alive) + 1) // 2]
         if len(alive) == 2 and self.close_calls:
-            yield from self._close_call(view, start, sampler, rng, alive, totals, leads)
+            yield from self._close_call(view, start, sampler, rng, alive, totals, tried, leads)
+        if values is not None:
+            values.update((card, totals[card] / tried[card]) for card in totals)
         yield min(alive, key=lambda c: (totals[c], c.index))
 
     def searching_seats(self, view: MatchView) -> int:
-        """A bit per seat whose later plays the rollouts make by a one-ply search: with
-        `kin`, every other seat the view shows held by this same bot (it plays far better
-        than rules of thumb), and with `plan_own` its own seat."""
+        """A bit per seat whose later plays the rollouts make by a one-ply search (or by
+        `kin_player`, a model of this bot's play): with `kin`, every other seat the view
+        shows held by this same bot (it plays far better than rules of thumb), and with
+        `plan_own` its own seat."""
         assert view.you is not None
-        me = view.you.seat
-        bits = 1 << me if self.plan_own else 0
-        if self.kin:
-            bits |= sum(1 << s for s, spec in enumerate(view.seats)
-                        if s != me and spec.bot == self.name)
-        return bits
+        bits = 1 << view.you.seat if self.plan_own else 0
+        return bits | self.kin_seats(view) if self.kin else bits
+
+    def kin_seats(self, view: MatchView) -> int:
+        """A bit per other seat the view shows held by this same bot. Its plays are not a
+        rules-of-thumb player's, so without `read_kin` they are not read as one's."""
+        assert view.you is not None
+        return sum(1 << s for s, spec in enumerate(view.seats)
+                   if s != view.you.seat and spec.bot == self.name)
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         """Where the search draws its deals of the unseen cards: all the seat knows. (A
@@ -127,8 +142,8 @@ class ExpertPolicy:
         return Sampler(view, k)
 
     def _close_call(self, view: MatchView, start: Table, sampler: Deals, rng: Random,
-                    pair: list[Card], totals: dict[Card, float], leads: list[float],
-                    ) -> Iterator[Card]:
+                    pair: list[Card], totals: dict[Card, float], tried: dict[Card, int],
+                    leads: list[float]) -> Iterator[Card]:
         """More deals for the last two cards, `leads` being the first's score less the
         second's on each deal they shared, up to `close_calls` rollouts or until one leads by
         more than the noise of their paired difference."""
@@ -142,6 +157,8 @@ class ExpertPolicy:
                                  for card in pair)
                 totals[pair[0]] += first
                 totals[pair[1]] += second
+                tried[pair[0]] += 1
+                tried[pair[1]] += 1
                 leads.append(first - second)
                 yield min(pair, key=lambda c: (totals[c], c.index))
 

@@ -80,6 +80,32 @@ def test_the_expert_searches_the_plays_of_the_seats_held_by_the_expert_when_told
     assert ExpertPolicy(kin=True).searching_seats(view) == 0b1000
     assert ExpertPolicy(kin=True, plan_own=True).searching_seats(view) == 0b1010
     assert ExpertPolicy(plan_own=True).searching_seats(view) == 0b0010
+    assert ExpertPolicy().kin_seats(view) == 0b1000
+
+
+def test_an_expert_told_not_to_read_its_kin_samples_their_hands_without_reads():
+    # North (an expert) ducked the ace of clubs with the ten, holding the jack and queen.
+    state = after(hands("2C 3C 4C 5C 6C 7C 8C 9C 2H 3H 4H 5H 6H",
+                        "AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD AS",
+                        "TC JC QC 2S 3S 4S 5S 6S 7S 8S 9S TS JS"),
+                  [(0, "2C"), (1, "AC"), (2, "TC"), (3, "KC")])
+    bots = ("heuristic", "expert", "expert", "heuristic")
+    state = replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
+                                                                           strict=True)))
+    known = []
+
+    class Seeing(ExpertPolicy):
+        def deals(self, view, k):
+            known.append(k)
+            return super().deals(view, k)
+
+    for read_kin in (True, False):
+        Seeing(iterations=8, pass_rollouts=0, read_kin=read_kin).choose_play(
+            view_for(state, 1), Random(0))
+    read, unread = known
+    assert parse_card("JC") in read.lacks[2] and parse_card("JC") not in unread.lacks[2]
+    assert unread.lacks[2] == unread.queen_lacks[2]
+    assert unread.lacks[0] == read.lacks[0]  # the heuristic bot's plays, read still
 
 
 class OneDeal:

@@ -55,6 +55,15 @@ def test_a_seat_whose_play_contradicts_its_reads_loses_them_all():
     assert not read_plays(view_for(after(VOIDS, ducked), 0), 0, frozenset(cards("QC")), 2)[2]
 
 
+def test_the_plays_of_an_unread_seat_are_not_read():
+    # North's duck of the ace says it lacks the jack to king; unread, it says nothing.
+    view = view_for(after(VOIDS, [(0, "2C"), (1, "AC"), (2, "TC")]), 0)
+    assert set(cards("JC QC KC")) <= knowledge(view).lacks[2]
+    unread = knowledge(view, unread=1 << 2)
+    assert unread.lacks[2] == unread.queen_lacks[2] and not unread.lacks[2] & set(cards("JC"))
+    assert unread.lacks[1] == knowledge(view).lacks[1]  # East's, still read
+
+
 QUEEN_HELD = hands(
     "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D",
     "AC 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
