@@ -25,6 +25,7 @@ from random import Random
 
 from bench.figures import interval
 from bench.options import deals_parser
+from bench.play_model import fitted_model
 from bench.sighted_bench import Planning, Sighted, sight
 from domain.bots.base import Policy
 from domain.bots.duplicate import dealt_state, play_hand
@@ -48,6 +49,9 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-kin-1": lambda: ExpertPolicy(kin=True, kin_tricks=1),  # within this trick
     "expert-kin-2": lambda: ExpertPolicy(kin=True, kin_tricks=2),  # this trick and the next
     "expert-kin-160": lambda: ExpertPolicy(160, kin=True),  # a tenth of the deals: equal time
+    # 6, another expert's plays by the model fitted to the expert's decisions (bench/play_model)
+    "expert-kin-model": lambda: ExpertPolicy(kin=True, kin_player=fitted_model()),
+    "expert-unread-kin": lambda: ExpertPolicy(read_kin=False),  # 6, another expert not read
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

@@ -13,7 +13,7 @@ score is `domain.scoring`'s.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from domain.bots.heuristic import (
@@ -36,6 +36,8 @@ JACK = JACK_OF_DIAMONDS.index
 FIRST_HEART = HEARTS * 13
 
 Hand = list[list[int]]  # four ascending lists of card indexes, by suit
+# A model of how a seat plays: the card it plays on a table (left as it was).
+KinPlayer = Callable[[Rules, "Table", int], int]
 
 
 @dataclass(slots=True)
@@ -54,6 +56,7 @@ class Table:
     voids: list[int] | None = None  # per seat, a bit per suit it has shown it lacks
     kin: int = 0  # a bit per seat that plays by a one-ply search rather than rules of thumb
     kin_until: int = 52  # ... while fewer tricks than this have been taken (by default, all)
+    kin_player: KinPlayer | None = None  # how a searching seat plays, if not by that search
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
@@ -101,8 +104,8 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
         seat = (leader + len(plays)) % seats
         hand = hands[seat]
         if kin >> seat & 1 and tricks < kin_until:
-            card = searched_play(rules, Table(hands, leader, plays, points, won, jack, broken,
-                                              queen_played, voids), seat)
+            now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids)
+            card = (table.kin_player or searched_play)(rules, now, seat)
         else:
             card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
                            queen_played, voids, points, total)
@@ -141,6 +144,14 @@ def searched_play(rules: Rules, table: Table, seat: int) -> int:
         if best < 0 or value < best_value:
             best, best_value = card, value
     return best
+
+
+def thumb_play(rules: Rules, table: Table, seat: int) -> int:
+    """The card `seat` plays on `table` by rules of thumb (`table` is left as it was)."""
+    winner, top = _winning(table.plays)
+    return _choose(rules, table.hands, seat, table.plays, winner, top, not any(table.won),
+                   table.broken, table.queen_played, table.voids or [0] * len(table.hands),
+                   table.points, sum(table.points))
 
 
 def legal_plays(rules: Rules, table: Table, seat: int) -> list[int]:
@@ -202,7 +213,7 @@ def played(rules: Rules, table: Table, hands: list[Hand], seat: int, card: int,
         voids[seat] |= 1 << (table.plays[0][1] // 13)
     return Table(dealt, table.leader, [*table.plays, (seat, card)], list(table.points),
                  list(table.won), table.jack, broken, table.queen_played or card == QUEEN,
-                 voids, table.kin if kin is None else kin, table.kin_until)
+                 voids, table.kin if kin is None else kin, table.kin_until, table.kin_player)
 
 
 def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
