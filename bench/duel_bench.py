@@ -51,6 +51,9 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-kin-160": lambda: ExpertPolicy(160, kin=True),  # a tenth of the deals: equal time
     # 6, another expert's plays by the model fitted to the expert's decisions (bench/play_model)
     "expert-kin-model": lambda: ExpertPolicy(kin=True, kin_player=fitted_model()),
+    "expert-kin-model-270": lambda: ExpertPolicy(270, kin=True, kin_player=fitted_model()),
+    "expert-kin-model-1": lambda: ExpertPolicy(kin=True, kin_tricks=1, kin_player=fitted_model()),
+    "expert-kin-model-2": lambda: ExpertPolicy(kin=True, kin_tricks=2, kin_player=fitted_model()),
     "expert-unread-kin": lambda: ExpertPolicy(read_kin=False),  # 6, another expert not read
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind

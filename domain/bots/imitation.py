@@ -41,6 +41,8 @@ FEATURES = (
     "discard rank", "discard voids suit", "discard own length", "discard club",
     "discard diamond",
     "shooter wins", "feeds shooter", "own points wins",
+    "lead sure win while all follow", "lead rank by others hold", "follow wins clean early",
+    "discard rank of short suit", "wins late",
 )
 
 
@@ -50,24 +52,45 @@ class BadPlayModel(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PlayModel:
-    """One weight per feature of `FEATURES`."""
+    """A card's score: `linear` weighs its features, and `second` weighs the `hidden` units,
+    each the tanh of `bias` plus the features weighed by its column of `first` (a row per
+    feature). With no hidden units it is a linear choice."""
 
-    weights: tuple[float, ...]
+    linear: tuple[float, ...]
+    first: tuple[tuple[float, ...], ...] = ()
+    bias: tuple[float, ...] = ()
+    second: tuple[float, ...] = ()
 
     @classmethod
     def from_json(cls, text: str) -> PlayModel:
-        """The model of `{"features": [...], "weights": [...]}`, its features this module's."""
+        """The model of `{"features": [...], "linear": [...], "first": [[...]...],
+        "bias": [...], "second": [...]}`, its features this module's."""
         try:
             data = json.loads(text)
-            names, weights = data["features"], data["weights"]
+            names = data["features"]
+            linear, first = _numbers(data["linear"]), tuple(map(_numbers, data["first"]))
+            bias, second = _numbers(data["bias"]), _numbers(data["second"])
         except (ValueError, TypeError, KeyError) as error:
             raise BadPlayModel(f"not a play model: {error}") from None
         if names != list(FEATURES):
             raise BadPlayModel("the weights are for other features than this model's")
-        if len(weights) != len(FEATURES) or not all(
-                isinstance(w, int | float) and math.isfinite(w) for w in weights):
-            raise BadPlayModel("a weight per feature, each a finite number")
-        return cls(tuple(float(w) for w in weights))
+        hidden = len(bias)
+        if len(linear) != len(FEATURES) or len(first) != len(FEATURES) * bool(hidden) \
+                or any(len(row) != hidden for row in first) or len(second) != hidden:
+            raise BadPlayModel("the weights' shapes are not a feature per row and a column"
+                               " per hidden unit")
+        return cls(linear, first, bias, second)
+
+    def score(self, features: list[float]) -> float:
+        """How much the expert is taken to favour a card of these features."""
+        total, hidden = 0.0, list(self.bias)
+        for value, weight, row in zip(features, self.linear, self.first or self.linear,
+                                      strict=True):
+            if value:
+                total += weight * value
+                if self.bias:  # the features are sparse: only their rows are added
+                    hidden = [h + value * w for h, w in zip(hidden, row, strict=True)]
+        return total + sum(w * math.tanh(h) for w, h in zip(self.second, hidden, strict=True))
 
     def __call__(self, rules: Rules, table: Table, seat: int) -> int:
         """The card `seat` plays on `table` by this model (a `Table.kin_player`)."""
@@ -75,14 +98,21 @@ class PlayModel:
         if len(cards) == 1:
             return thumb_play(rules, table, seat)  # the rules of thumb's card of the one run
         position = Position(rules, table, seat, cards)
-        weights = self.weights
         best, best_score = cards[0], -math.inf
         for card in cards:
-            score = sum(w * f for w, f in zip(weights, position.features(card), strict=True))
+            score = self.score(position.features(card))
             if score > best_score:
                 best, best_score = card, score
         # Within a run the rules of thumb's own card: later rules of thumb go by ranks.
         return position.thumb_card if best == position.thumb else best
+
+
+def _numbers(values: object) -> tuple[float, ...]:
+    if not isinstance(values, list) or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values):
+        raise ValueError("weights must be lists of finite numbers")
+    return tuple(float(v) for v in values)
 
 
 class Position:
@@ -90,6 +120,8 @@ class Position:
 
     def __init__(self, rules: Rules, table: Table, seat: int, cards: list[int]) -> None:
         self.hand = table.hands[seat]
+        self.seats = len(table.hands) - 1  # the others
+        self.tricks = sum(table.won)
         self.plays = table.plays
         self.thumb_card = thumb_play(rules, table, seat)
         self.thumb = max(c for c in cards if c <= self.thumb_card)  # the first of its run
@@ -147,9 +179,19 @@ class Position:
                              len(self.hand[suit]) / 13, float(suit == 0), float(suit == 1)]
             if self.threat is not None and self.winner == self.threat:
                 values[34] = _worth(card) / 13
+        if not self.plays:
+            # Early in a suit every seat still follows: a high lead then takes no points.
+            values[36] = float(wins and len(self.others[suit]) >= 2 * self.seats)
+            values[37] = rank * len(self.others[suit]) / 13
+        elif suit == self.led:
+            values[38] = float(wins and not self.trick_points and not self.last
+                               and len(self.others[suit]) >= 2 * self.seats)
+        else:
+            values[39] = rank / len(self.hand[suit])
         if wins:
             values[33] = float(self.shooting)
             values[35] = self.own_points / 26
+            values[40] = self.tricks / 13
         return values
 
 

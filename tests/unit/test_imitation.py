@@ -1,4 +1,5 @@
 import json
+import math
 from copy import deepcopy
 from dataclasses import replace
 from random import Random
@@ -16,7 +17,7 @@ from tests.builders import UNBROKEN, after
 from tests.unit.test_expert import OneDeal
 from tests.unit.test_rollout import OPTIONS, SPREAD, _into_round, _table
 
-THUMB_ONLY = PlayModel(tuple(float(name == "thumb") for name in FEATURES))
+THUMB_ONLY = PlayModel(tuple(float(name == "thumb") for name in FEATURES))  # no hidden units
 
 
 def _true_table(rules, seed):
@@ -56,22 +57,29 @@ def test_the_features_of_a_lead_say_what_the_card_is_against_the_cards_still_out
     table = _table(SPREAD, 0, (0, 0, 0, 0))  # West leads; the queen is North's
     assert _features(table, 0, "3S") == {
         "thumb": 1.0, "lead rank": 1 / 12, "lead beaten by": 8 / 13, "lead others hold": 8 / 13,
-        "lead own length": 4 / 13, "lead spade under queen": 1.0}
+        "lead own length": 4 / 13, "lead spade under queen": 1.0,
+        "lead rank by others hold": 1 / 12 * 8 / 13}
     assert _features(table, 0, "6D") == {
         "lead rank": 4 / 12, "lead beaten by": 8 / 13, "lead others hold": 9 / 13,
-        "lead own length": 4 / 13, "lead diamond": 1.0}
+        "lead own length": 4 / 13, "lead diamond": 1.0,
+        "lead rank by others hold": 4 / 12 * 9 / 13}
+    # South's ace of clubs, with eight clubs out: sure to win, and early enough that all follow.
+    ace = _features(_table(SPREAD, 2, (0, 0, 0, 0)), 2, "AC")
+    assert ace["lead sure win"] == ace["lead sure win while all follow"] == 1.0
 
 
 def test_the_features_of_a_follow_and_a_discard_say_what_the_trick_gives():
     table = _table(SPREAD, 1, (0, 0, 0, 0))
     table.plays = [(1, _index("TC"))]
     follow = _features(table, 2, "AC")
-    assert follow == {"follow wins": 1.0, "follow rank": 1.0, "follow sure win": 1.0}
+    assert follow == {"follow wins": 1.0, "follow rank": 1.0, "follow sure win": 1.0,
+                      "follow wins clean early": 1.0,  # seven clubs still out: all follow
+                      "wins late": 1 / 13}
     assert _features(table, 2, "JC")["follow lowest"] == 1.0  # and wins too: nothing between
     table.plays = [(1, _index("TC")), (2, _index("JC"))]
     queen = _features(table, 3, "QS")
     assert queen == {"thumb": 1.0, "discard queen": 1.0, "discard rank": 10 / 12,
-                     "discard own length": 4 / 13}
+                     "discard own length": 4 / 13, "discard rank of short suit": 10 / 12 / 4}
     table.points = [0, 0, 12, 0]  # South, on the trick, has every point: a moon run
     assert _features(table, 3, "QS")["feeds shooter"] == 1.0
     assert _features(table, 3, "9H")["feeds shooter"] == 1 / 13
@@ -79,21 +87,53 @@ def test_the_features_of_a_follow_and_a_discard_say_what_the_trick_gives():
 
 def test_the_fitted_model_loads_from_the_repository_with_a_weight_per_feature():
     model = fitted_model()
-    assert len(model.weights) == len(FEATURES)
+    assert len(model.linear) == len(model.first) == len(FEATURES)
+    assert len(model.bias) == len(model.second) == len(model.first[0]) > 0
     assert model == PlayModel.from_json(WEIGHTS.read_text())
     table, seat = _true_table(OPTIONS[0], 3)
     assert model(OPTIONS[0], table, seat) in legal_plays(OPTIONS[0], table, seat)
 
 
+def _weights(hidden=2, **changed):
+    weights = {"features": list(FEATURES), "linear": [0.5] * len(FEATURES),
+               "first": [[0.25] * hidden] * len(FEATURES) if hidden else [], "bias": [0.0] * hidden,
+               "second": [1.0] * hidden}
+    return json.dumps({**weights, **changed})
+
+
+def test_a_card_is_scored_by_its_features_and_the_hidden_units_they_stir():
+    rng = Random(5)
+    hidden = 3
+    first = [[rng.uniform(-1, 1) for _ in range(hidden)] for _ in FEATURES]
+    linear = [rng.uniform(-1, 1) for _ in FEATURES]
+    bias, second = [0.1, -0.2, 0.3], [1.5, -0.5, 2.0]
+    model = PlayModel.from_json(_weights(hidden, linear=linear, first=first, bias=bias,
+                                         second=second))
+    features = [rng.choice([0.0, 0.0, 1.0, rng.random()]) for _ in FEATURES]
+    units = [math.tanh(bias[j] + sum(f * first[i][j] for i, f in enumerate(features)))
+             for j in range(hidden)]
+    expected = sum(f * w for f, w in zip(features, linear, strict=True)) + sum(
+        w * u for w, u in zip(second, units, strict=True))
+    assert model.score(features) == pytest.approx(expected)
+    linear_only = PlayModel.from_json(_weights(0, linear=linear))
+    assert linear_only.score(features) == pytest.approx(sum(
+        f * w for f, w in zip(features, linear, strict=True)))
+
+
 @pytest.mark.parametrize("text", [
     "not json",
-    json.dumps({"weights": [0.0] * len(FEATURES)}),
-    json.dumps({"features": list(reversed(FEATURES)), "weights": [0.0] * len(FEATURES)}),
-    json.dumps({"features": list(FEATURES), "weights": [0.0] * (len(FEATURES) - 1)}),
-    json.dumps({"features": list(FEATURES), "weights": [float("nan")] * len(FEATURES)}),
-    json.dumps({"features": list(FEATURES), "weights": ["1"] * len(FEATURES)}),
     json.dumps([1, 2]),
-], ids=["text", "no features", "other features", "short", "not finite", "strings", "a list"])
+    _weights(features=list(reversed(FEATURES))),
+    _weights(linear=[0.0] * (len(FEATURES) - 1)),
+    _weights(first=[[0.0, 0.0]] * (len(FEATURES) - 1)),
+    _weights(first=[[0.0]] * len(FEATURES)),
+    _weights(second=[1.0]),
+    _weights(linear=[float("nan")] * len(FEATURES)),
+    _weights(bias=["1", "2"]),
+    _weights(second=[True, False]),
+    json.dumps({"features": list(FEATURES), "linear": [0.0] * len(FEATURES)}),
+], ids=["text", "a list", "other features", "short linear", "short first", "narrow first",
+        "short second", "not finite", "strings", "booleans", "no hidden layer given"])
 def test_weights_that_are_not_this_models_are_refused(text):
     with pytest.raises(BadPlayModel):
         PlayModel.from_json(text)
