@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add, mul
 
 from domain.bots.reading import MOON_WATCH
 from domain.bots.rollout import (
@@ -83,14 +85,16 @@ class PlayModel:
 
     def score(self, features: list[float]) -> float:
         """How much the expert is taken to favour a card of these features."""
-        total, hidden = 0.0, list(self.bias)
-        for value, weight, row in zip(features, self.linear, self.first or self.linear,
-                                      strict=True):
-            if value:
-                total += weight * value
-                if self.bias:  # the features are sparse: only their rows are added
-                    hidden = [h + value * w for h, w in zip(hidden, row, strict=True)]
-        return total + sum(w * math.tanh(h) for w, h in zip(self.second, hidden, strict=True))
+        total: float = sum(map(mul, features, self.linear))
+        if not self.bias:
+            return total
+        hidden = self.bias
+        for value, row in zip(features, self.first, strict=True):
+            if value:  # the features are sparse: only their rows are added
+                hidden = tuple(map(add, hidden, row if value == 1.0
+                                   else map(mul, row, repeat(value))))
+        unit: float = sum(map(mul, self.second, map(math.tanh, hidden)))
+        return total + unit
 
     def __call__(self, rules: Rules, table: Table, seat: int) -> int:
         """The card `seat` plays on `table` by this model (a `Table.kin_player`)."""
