@@ -10,24 +10,19 @@ from bench.play_model import WEIGHTS, fitted_model
 from domain.bots.expert import ExpertPolicy, distinct_plays, outcome, table_of
 from domain.bots.imitation import FEATURES, BadPlayModel, PlayModel, Position
 from domain.bots.knowledge import knowledge
-from domain.bots.rollout import distinct, hand_of, legal_plays, out_of, rollout, thumb_play
+from domain.bots.rollout import distinct, legal_plays, out_of, rollout, thumb_play
 from domain.cards import DECK
 from domain.views import view_for
 from tests.builders import UNBROKEN, after
 from tests.unit.test_expert import OneDeal
-from tests.unit.test_rollout import OPTIONS, SPREAD, _into_round, _table
+from tests.unit.test_rollout import OPTIONS, SPREAD, _table, true_position
 
 THUMB_ONLY = PlayModel(tuple(float(name == "thumb") for name in FEATURES))  # no hidden units
 
 
 def _true_table(rules, seed):
-    rng = Random(seed)
-    state, _ = _into_round(rules, rng, plays=rng.randrange(4, 44))
-    seat = state.round.turn
-    view = view_for(state, seat)
-    table = table_of(view, knowledge(view))
-    table.hands = [hand_of(state.round.hands[s]) for s in range(4)]
-    return table, seat
+    view, table = true_position(rules, seed)
+    return table, view.you.seat
 
 
 @pytest.mark.parametrize("rules", OPTIONS, ids=range(len(OPTIONS)))

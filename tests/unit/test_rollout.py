@@ -125,6 +125,17 @@ def test_a_simulated_seat_does_not_lead_into_a_known_void():
     assert _first_play(_table(SPREAD, 0, (0, 0, 0, 0), voids=[0, 0, 0, 1 << 2])) == "3C"
 
 
+def true_position(rules, seed):
+    """A position of a round of `rules` some plays in: the view of the seat to play, and the
+    table in the simulation's terms with every true hand."""
+    rng = Random(seed)
+    state, _ = _into_round(rules, rng, plays=rng.randrange(4, 44))
+    view = view_for(state, state.round.turn)
+    table = table_of(view, knowledge(view))
+    table.hands = [hand_of(state.round.hands[s]) for s in range(4)]
+    return view, table
+
+
 def _value(rules, table, seat, card):
     scores = rollout(rules, played(rules, table, table.hands, seat, card, kin=0))
     return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)  # stated anew
@@ -135,12 +146,8 @@ def _value(rules, table, seat, card):
 def test_a_searching_seat_tries_one_card_of_each_run_and_loses_nothing_by_it(rules, seed):
     """Cards of a run play alike, so the best of the distinct cards is as good as the best
     of every legal card; and the search leaves the table as it found it."""
-    rng = Random(seed)
-    state, _ = _into_round(rules, rng, plays=rng.randrange(4, 44))
-    seat = state.round.turn
-    view = view_for(state, seat)
-    table = table_of(view, knowledge(view))
-    table.hands = [hand_of(state.round.hands[s]) for s in range(4)]
+    view, table = true_position(rules, seed)
+    seat = view.you.seat
     before = repr(table)
     legal = legal_plays(rules, table, seat)
     assert legal == sorted(c.index for c in view.you.legal)
