@@ -161,3 +161,22 @@ def test_an_expert_given_a_model_of_its_kin_plays_their_seats_by_it_in_its_rollo
     assert by_model == {best(values(model))}
     by_thumb = Given(40, kin=True, kin_player=THUMB_ONLY).choose_play(view, Random(0))
     assert by_thumb == Given(40).choose_play(view, Random(0)) == best(values(THUMB_ONLY))
+
+
+def test_an_expert_with_the_fitted_model_is_deterministic_given_its_seed_and_budget():
+    """Sampled deals and model-played rollouts alike draw from the seed alone: the same seed
+    and budget give the same card and the same mean outcome for every card."""
+    state = after(UNBROKEN, [(0, "2C"), (1, "AC")])
+    state = replace(state, seats=tuple(replace(s, bot="expert") for s in state.seats))
+    view = view_for(state, 2)
+
+    def searched(seed):
+        values = {}
+        *_, card = ExpertPolicy(120, kin=True, kin_player=fitted_model()).searching(
+            view, Random(seed), values)
+        return card, values
+
+    first = searched(7)
+    assert len(first[1]) > 1
+    assert searched(7) == first
+    assert searched(8)[1] != first[1]
