@@ -134,11 +134,17 @@ def test_weights_that_are_not_this_models_are_refused(text):
         PlayModel.from_json(text)
 
 
+def _experts_at_every_seat():
+    """The first trick led by the two of clubs and followed once, every seat shown as held by
+    the expert."""
+    state = after(UNBROKEN, [(0, "2C"), (1, "AC")])
+    return replace(state, seats=tuple(replace(s, bot="expert") for s in state.seats))
+
+
 def test_an_expert_given_a_model_of_its_kin_plays_their_seats_by_it_in_its_rollouts():
     """On one given deal, the choice is the best card with the other experts played by the
     model; a model of the rules of thumb alone changes nothing."""
-    state = after(UNBROKEN, [(0, "2C"), (1, "AC")])
-    state = replace(state, seats=tuple(replace(s, bot="expert") for s in state.seats))
+    state = _experts_at_every_seat()
     view = view_for(state, 2)
     source = OneDeal(state)
     model = fitted_model()
@@ -166,9 +172,7 @@ def test_an_expert_given_a_model_of_its_kin_plays_their_seats_by_it_in_its_rollo
 def test_an_expert_with_the_fitted_model_is_deterministic_given_its_seed_and_budget():
     """Sampled deals and model-played rollouts alike draw from the seed alone: the same seed
     and budget give the same card and the same mean outcome for every card."""
-    state = after(UNBROKEN, [(0, "2C"), (1, "AC")])
-    state = replace(state, seats=tuple(replace(s, bot="expert") for s in state.seats))
-    view = view_for(state, 2)
+    view = view_for(_experts_at_every_seat(), 2)
 
     def searched(seed):
         values = {}
