@@ -143,6 +143,9 @@ export function collectTrick(view, winner) {
   centre.style.setProperty("--wx", where.x.toFixed(3));
   centre.style.setProperty("--wy", where.y.toFixed(3));
   centre.classList.add("collecting");
+  // A count of the sweeps drawn: a sweep lasts under half a second, so whoever checks that
+  // tricks are swept away reads this rather than catching one in the act.
+  centre.dataset.sweeps = String(Number(centre.dataset.sweeps || 0) + 1);
 }
 
 // The reader's hand. `mode` is "pass", "play", "replay" or "wait"; `chosen` the cards
