@@ -42,7 +42,7 @@ class ExpertPolicy:
                  pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
                  close_calls: int = 0, kin: bool = False, plan_own: bool = False,
                  kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
-                 read_kin: bool = True) -> None:
+                 read_kin: bool = True, read_pass: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -52,6 +52,7 @@ class ExpertPolicy:
         self.kin_tricks = kin_tricks
         self.kin_player = kin_player
         self.read_kin = read_kin
+        self.read_pass = read_pass
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -82,7 +83,8 @@ class ExpertPolicy:
             yield legal[0]
             return
         me = view.you.seat
-        k = knowledge(view, self.read_plays, 0 if self.read_kin else self.kin_seats(view))
+        k = knowledge(view, self.read_plays, 0 if self.read_kin else self.kin_seats(view),
+                      self.read_pass)
         alive = distinct_plays(view, k, legal)
         if len(alive) == 1:
             yield alive[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
+from domain.bots.danger import danger_in
 from domain.bots.knowledge import Knowledge, knowledge, moon_threat
 from domain.cards import QUEEN_OF_SPADES, Card, Suit, penalty
 from domain.legal import winning_play
@@ -62,22 +63,7 @@ def pass_ranking(hand: list[Card], keep_points: bool) -> list[Card]:
     carries a moon, the lowest cards that are worth no points."""
     if keep_points:
         return sorted(hand, key=lambda c: (penalty(c) > 0, c.rank))
-    return sorted(hand, key=lambda c: -_pass_danger(c, hand))
-
-
-def _pass_danger(card: Card, hand: list[Card]) -> float:
-    spades = [c for c in hand if c.suit is Suit.SPADES]
-    suit_length = sum(1 for c in hand if c.suit is card.suit)
-    if card is QUEEN_OF_SPADES:
-        return 100 if len(spades) < 5 else 10
-    if card.suit is Suit.SPADES and card.rank > QUEEN:
-        return 90 if QUEEN_OF_SPADES not in hand or len(spades) < 5 else 20
-    if card.suit is Suit.SPADES:
-        return card.rank * 0.5  # low spades guard against the queen: keep them
-    if card.suit is Suit.HEARTS:
-        return 40 + card.rank * 3 if card.rank >= 10 else card.rank * 2
-    short_bonus = 15 if suit_length <= 3 else 0  # voiding a side suit lets us dump later
-    return card.rank * 3 + short_bonus
+    return sorted(hand, key=lambda c: -danger_in(c, hand))
 
 
 def carries_moon(k: Knowledge) -> bool:

@@ -44,10 +44,11 @@ class Knowledge:
         return count
 
 
-def knowledge(view: MatchView, read_plays: bool = True, unread: int = 0) -> Knowledge:
+def knowledge(view: MatchView, read_plays: bool = True, unread: int = 0,
+              read_pass: bool = False) -> Knowledge:
     """What `view`'s seat knows. The others' likely lacks are read from all their plays
-    (`domain.bots.reading`); without `read_plays`, and for the seats of `unread`'s bits,
-    only from passing up the queen."""
+    (`domain.bots.reading`), and with `read_pass` from the pass it received too; without
+    `read_plays`, and for the seats of `unread`'s bits, only from passing up the queen."""
     assert view.you is not None
     hand = frozenset(view.you.hand)
     played: set[Card] = set()
@@ -77,7 +78,7 @@ def knowledge(view: MatchView, read_plays: bool = True, unread: int = 0) -> Know
         to = receiver(view.you.seat, view.pass_direction, view.table)
         held = frozenset(view.you.passed or ()) & unseen
         reads = tuple(queen_lacks[seat] if unread >> seat & 1 else read for seat, read
-                      in enumerate(reading.read_plays(view, view.you.seat, held, to)))
+                      in enumerate(reading.read_plays(view, view.you.seat, held, to, read_pass)))
     return Knowledge(view.you.seat, hand, frozenset(played), unseen,
                      tuple(frozenset(v) for v in voids), view.round_points, reads, queen_lacks)
 

@@ -11,14 +11,20 @@ moon is on (its rules are others), from a seat that holds every point taken so f
 be running at the moon), nor from a discard on a first trick where points may not go. A
 seat that runs at the moon before anyone has taken a point cannot be told from its plays,
 and is read wrong until it plays a card it was read to lack.
+
+A pass is read too, where the passer's whole hand after it is known but for what it kept
+(`passed_over`): the cards it kept none of are read as its plays' are, and fall with them.
+A hand that carries a moon passes its lowest cards instead, and is read wrong alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.bots.danger import LONG_SPADES, SHORT_SUIT, pass_danger
 from domain.cards import DECK, QUEEN_OF_SPADES, Card, Suit
 from domain.legal import winning_play
+from domain.passing import PassDirection, passer_to
 from domain.state import Play
 from domain.views import MatchView
 
@@ -26,11 +32,17 @@ MOON_WATCH = 10  # points one seat alone has taken before the others fight its m
 
 
 def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
-               holder: int | None = None) -> tuple[frozenset[Card], ...]:
+               holder: int | None = None, read_pass: bool = False,
+               ) -> tuple[frozenset[Card], ...]:
     """Per seat, the cards its plays say it most likely lacks (empty for `me`). `held` are
-    cards `me` knows `holder` holds (what it was passed and has not played)."""
+    cards `me` knows `holder` holds (what it was passed and has not played). With
+    `read_pass`, the pass `me` received is read too (`passed_over`), and its reads fall
+    with the seat's others when a play contradicts them."""
     seats = view.table.seats
     lacks: list[set[Card]] = [set() for _ in range(seats)]
+    if read_pass and (pass_read := passed_over(view)) is not None:
+        passer, kept_none = pass_read
+        lacks[passer] |= kept_none
     contradicted = [False] * seats
     # Each trick's plays, and who took its points: none yet for the trick on the table.
     tricks: list[tuple[tuple[Play, ...], int | None, int]] = [
@@ -113,3 +125,67 @@ def _instead_of_discarding(card: Card, queen_played: bool, barred: bool) -> set[
     if card.suit is Suit.HEARTS:
         return lacks | _suit(Suit.HEARTS, card.rank, 15)
     return lacks | _suit(Suit.HEARTS, 1, 15)
+
+
+def passed_over(view: MatchView) -> tuple[int, frozenset[Card]] | None:
+    """The seat whose pass the view's seat received, and the cards that pass says it kept
+    none of; None where its hand after the pass is not known but for what it was given.
+
+    A rule-of-thumb player passes the three cards most dangerous to keep, so every card it
+    kept was at most as dangerous as the least of them. Its hand after the pass also holds
+    what its own passer gave it, three unknown and likely dangerous cards, so the read holds
+    only where that passer is the reader itself (across, at an even table): every card the
+    passer holds then, beyond the reader's own, is one it kept."""
+    assert view.you is not None
+    me, direction, table = view.you.seat, view.pass_direction, view.table
+    if direction is PassDirection.HOLD or not view.you.received or not view.you.passed:
+        return None
+    passer = passer_to(me, direction, table)
+    if passer_to(passer, direction, table) != me:
+        return None
+    played = {p.card for t in view.tricks for p in t.plays if p.seat == me}
+    if view.trick is not None:
+        played |= {p.card for p in view.trick.plays if p.seat == me}
+    received = frozenset(view.you.received)
+    mine = (frozenset(view.you.hand) | played | frozenset(view.you.passed)) - received
+    deck = frozenset(table.cards)
+    return passer, frozenset(card for card in deck - mine - received
+                             if _kept_none(card, received, mine, deck))
+
+
+def _kept_none(card: Card, passed: frozenset[Card], mine: frozenset[Card],
+               deck: frozenset[Card]) -> bool:
+    """Whether `card` is more dangerous to keep than the least dangerous of `passed`, in
+    every hand the passer may have held it in: then it would have been passed before it.
+    What the hand may be is known only in part, so each fact the danger weighs (many
+    spades, the queen, a short side suit) is taken both ways unless the cards seen settle it;
+    facts are not checked against each other, which only ever reads less."""
+    held = passed | {card}
+    others = deck - mine
+
+    def count(cards: frozenset[Card], suit: Suit) -> int:
+        return sum(1 for c in cards if c.suit is suit)
+
+    spades_held, spades_out = count(held, Suit.SPADES), count(others, Suit.SPADES)
+    long_spades = [v for v, can in ((False, spades_held < LONG_SPADES),
+                                    (True, spades_out >= LONG_SPADES)) if can]
+    queen = [QUEEN_OF_SPADES in held] if QUEEN_OF_SPADES in held | mine else [False, True]
+    short = {suit: [v for v, can in ((True, count(held, suit) <= SHORT_SUIT),
+                                     (False, count(others, suit) > SHORT_SUIT)) if can]
+             for suit in (Suit.CLUBS, Suit.DIAMONDS) if any(c.suit is suit for c in held)}
+    for spades in long_spades:
+        for has_queen in queen:
+            for shorts in _ways(short):
+                least = min(pass_danger(p, spades, has_queen, shorts.get(p.suit, False))
+                            for p in passed)
+                if pass_danger(card, spades, has_queen, shorts.get(card.suit, False)) <= least:
+                    return False
+    return True
+
+
+def _ways(options: dict[Suit, list[bool]]) -> list[dict[Suit, bool]]:
+    """Every choice of one value a suit from its options."""
+    ways: list[dict[Suit, bool]] = [{}]
+    for suit, values in options.items():
+        ways = [{**way, suit: v} for way in ways for v in values]
+    return ways

@@ -5,9 +5,9 @@ import pytest
 
 from domain.bots.base import bot_command
 from domain.bots.duplicate import dealt_state
-from domain.bots.heuristic import HeuristicPolicy, shooting
+from domain.bots.heuristic import HeuristicPolicy, carries_moon, pass_ranking, shooting
 from domain.bots.knowledge import knowledge
-from domain.bots.reading import read_plays
+from domain.bots.reading import passed_over, read_plays
 from domain.bots.sampling import Sampler
 from domain.cards import DECK, Card, Suit, parse_card
 from domain.commands import Secret
@@ -17,7 +17,7 @@ from domain.evolve import fold
 from domain.rules import Rules
 from domain.table import table_for
 from domain.views import seats_to_act, view_for
-from tests.builders import after, cards, hands
+from tests.builders import after, cards, hands, hold_round, pass_cards, play
 
 VOIDS = hands(
     "2C 3C 4C 5C 6C 7C 8C 9C 2H 3H 4H 5H 6H",
@@ -87,7 +87,7 @@ def test_rule_of_thumb_players_are_read_wrong_only_when_running_at_the_moon(seat
     in its hand, unless the seat has played as a shooter, by other rules; and the reads say
     something."""
     table = table_for(seats)
-    read = 0
+    read = passes_read = 0
     for number in range(1, 13):
         rng = Random(f"reading/{seats}/{number}")
         deck = list(table.cards)
@@ -99,17 +99,73 @@ def test_rule_of_thumb_players_are_read_wrong_only_when_running_at_the_moon(seat
         while True:
             seat = seats_to_act(state)[0]
             view = view_for(state, seat)
-            if view.trick is not None:
-                k = knowledge(view, read_plays=True)
+            if view.trick is None:  # a hand that carries a moon passes by other rules
+                shooter[seat] |= carries_moon(knowledge(view))
+            else:
+                k = knowledge(view, read_plays=True, read_pass=True)
                 for other in range(seats):
                     assert shooter[other] or not k.lacks[other] & set(state.round.hands[other])
                     read += len(k.lacks[other] & k.unseen)
                 shooter[seat] |= shooting(k)
+                if not view.tricks and (pass_read := passed_over(view)) is not None:
+                    passes_read += len(pass_read[1])
             events = decide(state, bot_command(view, bot, rng, secret))
             if any(isinstance(e, RoundScored) for e in events):
                 break
             state = fold(events, state)
     assert read > 100 * seats
+    assert passes_read > 20 if table.has_across else passes_read == 0
+
+
+# North, across, is passed to by South and passes to it: the diamonds are its most
+# dangerous cards (three clubs short of the ace and the hearts from the ten up).
+ACROSS = hands(
+    "5C 6C 7C 8C 9C TC 5D 6D 7D 5S 6S 7S 3H",
+    "JC QC KC AC 8D 9D TD 8S 9S TS 4H 5H 6H",
+    "2C 3C 4C 2D 3D 4D JD QD KD 2S 3S 4S 2H",
+)  # East: AD, JS to AS and 7H to AH
+
+
+def passed_across(north: str):
+    """The across round of ACROSS, once every seat has passed; North passes `north`."""
+    state = hold_round(ACROSS, number=3)
+    for seat, passed in ((0, "8C 9C TC"), (1, "JC QC KC"), (2, north), (3, "JS 7H 8H")):
+        state = pass_cards(state, seat, passed)
+    return state
+
+
+def test_a_pass_from_across_says_which_cards_the_passer_kept_none_of():
+    assert set(pass_ranking(list(ACROSS[2]), keep_points=False)[:3]) == set(cards("JD QD KD"))
+    state = passed_across("JD QD KD")
+    seat, kept_none = passed_over(view_for(state, 0))
+    # Each would have gone before the jack of diamonds, whatever else it held: the ace of
+    # diamonds makes four, too many to be short, and high hearts are dangerous anywhere.
+    assert seat == 2 and kept_none == set(cards("AD TH JH QH KH AH"))
+    assert not kept_none & set(state.round.hands[2])
+    assert kept_none <= read_plays(view_for(state, 0), 0, read_pass=True)[2]
+    assert not read_plays(view_for(state, 0), 0)[2]  # the pass is read only when asked
+
+
+def test_a_card_as_dangerous_as_the_least_passed_may_have_been_kept():
+    # The two of hearts weighs as the eight of spades: which of two such cards goes is the
+    # hand's order, not their danger, so only the nine of spades up is read as passed over.
+    _, kept_none = passed_over(view_for(passed_across("KD QD 2H"), 0))
+    assert parse_card("9S") in kept_none and parse_card("8S") not in kept_none
+
+
+def test_only_a_pass_whose_passer_was_passed_to_by_the_reader_is_read():
+    state = hold_round(ACROSS, number=1)  # to the left: North was passed to by East
+    for seat, passed in ((0, "8C 9C TC"), (1, "JC QC KC"), (2, "JD QD KD"), (3, "JS 7H 8H")):
+        state = pass_cards(state, seat, passed)
+    assert all(passed_over(view_for(state, seat)) is None for seat in range(4))
+
+
+def test_a_passer_that_kept_what_the_rules_would_pass_loses_the_reads_at_its_first_play():
+    state = passed_across("2S 3S 4S")  # not the rules' pass: every other card looks worse
+    view = view_for(state, 0)
+    assert set(cards("2C JD AH")) <= read_plays(view, 0, read_pass=True)[2]
+    state = play(state, 2, "2C")  # it leads the two of clubs, read as passed over
+    assert not read_plays(view_for(state, 0), 0, read_pass=True)[2]
 
 
 def dealt(view, k, draws=40):

@@ -1,0 +1,33 @@
+"""How dangerous a card is to keep, by the rules of thumb: what a competent player passes
+first. Apart from the hand it weighs only three facts about it, so that a reader of a pass
+can weigh the passer's cards without knowing its hand."""
+
+from __future__ import annotations
+
+from domain.cards import QUEEN_OF_SPADES, Card, Suit
+
+QUEEN = 12
+LONG_SPADES = 5  # this many spades guard the queen and the cards above her
+SHORT_SUIT = 3  # a side suit this short can be voided, to throw points on it later
+
+
+def pass_danger(card: Card, long_spades: bool, queen_held: bool, short_suit: bool) -> float:
+    """`long_spades`: the hand holds LONG_SPADES spades or more; `queen_held`: it holds the
+    queen of spades; `short_suit`: it holds SHORT_SUIT cards or fewer of `card`'s suit."""
+    if card is QUEEN_OF_SPADES:
+        return 10 if long_spades else 100
+    if card.suit is Suit.SPADES and card.rank > QUEEN:
+        return 20 if queen_held and long_spades else 90
+    if card.suit is Suit.SPADES:
+        return card.rank * 0.5  # low spades guard against the queen: keep them
+    if card.suit is Suit.HEARTS:
+        return 40 + card.rank * 3 if card.rank >= 10 else card.rank * 2
+    return card.rank * 3 + (15 if short_suit else 0)
+
+
+def danger_in(card: Card, hand: list[Card]) -> float:
+    """How dangerous `card` is to keep in `hand`."""
+    spades = sum(1 for c in hand if c.suit is Suit.SPADES)
+    length = sum(1 for c in hand if c.suit is card.suit)
+    return pass_danger(card, spades >= LONG_SPADES, QUEEN_OF_SPADES in hand,
+                       length <= SHORT_SUIT)
