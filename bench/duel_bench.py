@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
+from itertools import count, islice
 from random import Random
 
 from bench.figures import interval
@@ -32,6 +33,7 @@ from domain.bots.duplicate import dealt_state, play_hand
 from domain.bots.expert import ExpertPolicy
 from domain.bots.heuristic import HeuristicPolicy
 from domain.commands import Secret
+from domain.passing import PassDirection, pass_direction
 from domain.rules import Rules
 from domain.table import FOUR_SEATS
 
@@ -55,6 +57,7 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-kin-model-1": lambda: ExpertPolicy(kin=True, kin_tricks=1, kin_player=fitted_model()),
     "expert-kin-model-2": lambda: ExpertPolicy(kin=True, kin_tricks=2, kin_player=fitted_model()),
     "expert-unread-kin": lambda: ExpertPolicy(read_kin=False),  # 6, another expert not read
+    "expert-pass-read": lambda: ExpertPolicy(read_pass=True),  # 6, the pass received read
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched
@@ -90,17 +93,22 @@ def play_deal(task: tuple[tuple[str, ...], int, int, str | None],
 
 
 def duel(names: tuple[str, ...], deals: int, seed: int, jobs: int,
-         across: str | None = None) -> None:
+         across: str | None = None, passing: str | None = None) -> None:
+    """`passing`, when given, plays only the deals that pass that way (the deal number sets
+    the direction): the very deals of a run of them all, for a change that acts on them
+    alone, since on the others two players that differ only there play the same."""
     unknown = [n for n in (*names, across or "heuristic") if n not in PLAYERS]
     if unknown:
         raise SystemExit(f"unknown players {unknown}; known: {', '.join(PLAYERS)}")
-    tasks = [(names, seed, number, across) for number in range(1, deals + 1)]
+    numbers = (n for n in count(1) if passing in (None, pass_direction(n, FOUR_SEATS)))
+    tasks = [(names, seed, number, across) for number in islice(numbers, deals)]
     started = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         results = pool.map(play_deal, tasks)
     hands = 4 * deals
     among = f"{across} across and two heuristic bots" if across else "three heuristic bots"
-    print(f"duel: {deals} deals (seed {seed}), each player at every seat among {among}:"
+    which = f" passing {passing}" if passing else ""
+    print(f"duel: {deals} deals{which} (seed {seed}), each player at every seat among {among}:"
           f" {hands} hands each; {time.monotonic() - started:.0f} s on {jobs} processes")
     whose = "the table's" if across else "its"
     per_hand = [[r[0][i] / 4 for r in results] for i in range(len(names) + 1)]
@@ -128,5 +136,8 @@ if __name__ == "__main__":
     parser.add_argument("players", nargs="+", help=f"from {', '.join(PLAYERS)}")
     parser.add_argument("--across", default=None,
                         help="the player across the table (default: a heuristic bot)")
+    parser.add_argument("--passing", default=None, choices=[d.value for d in PassDirection],
+                        help="only the deals that pass this way")
     options = parser.parse_args()
-    duel(tuple(options.players), options.deals, options.seed, options.jobs, options.across)
+    duel(tuple(options.players), options.deals, options.seed, options.jobs, options.across,
+         options.passing)
