@@ -58,6 +58,8 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-kin-model-2": lambda: ExpertPolicy(kin=True, kin_tricks=2, kin_player=fitted_model()),
     "expert-unread-kin": lambda: ExpertPolicy(read_kin=False),  # 6, another expert not read
     "expert-pass-read": lambda: ExpertPolicy(read_pass=True),  # 6, the pass received read
+    # and each sampled hand of the passer checked whole against what it passed
+    "expert-pass-whole": lambda: ExpertPolicy(read_pass=True, whole_pass=True),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

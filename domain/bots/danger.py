@@ -4,6 +4,8 @@ can weigh the passer's cards without knowing its hand."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from domain.cards import QUEEN_OF_SPADES, Card, Suit
 
 QUEEN = 12
@@ -31,3 +33,19 @@ def danger_in(card: Card, hand: list[Card]) -> float:
     length = sum(1 for c in hand if c.suit is card.suit)
     return pass_danger(card, spades >= LONG_SPADES, QUEEN_OF_SPADES in hand,
                        length <= SHORT_SUIT)
+
+
+def passes_first(hand: Collection[Card], passed: Collection[Card]) -> bool:
+    """Whether a rule-of-thumb player holding `hand` could pass `passed` from it: no card it
+    keeps is more dangerous than the least dangerous it passes (a tie may go either way)."""
+    lengths = [0] * 4
+    for c in hand:
+        lengths[c.suit] += 1
+    long_spades = lengths[Suit.SPADES] >= LONG_SPADES
+    queen = QUEEN_OF_SPADES in hand
+
+    def danger(c: Card) -> float:
+        return pass_danger(c, long_spades, queen, lengths[c.suit] <= SHORT_SUIT)
+
+    least = min(danger(c) for c in passed)
+    return all(danger(c) <= least for c in hand if c not in passed)

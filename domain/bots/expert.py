@@ -42,7 +42,8 @@ class ExpertPolicy:
                  pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
                  close_calls: int = 0, kin: bool = False, plan_own: bool = False,
                  kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
-                 read_kin: bool = True, read_pass: bool = False) -> None:
+                 read_kin: bool = True, read_pass: bool = False,
+                 whole_pass: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -53,6 +54,7 @@ class ExpertPolicy:
         self.kin_player = kin_player
         self.read_kin = read_kin
         self.read_pass = read_pass
+        self.whole_pass = whole_pass
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -141,7 +143,7 @@ class ExpertPolicy:
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         """Where the search draws its deals of the unseen cards: all the seat knows. (A
         bench measures what seeing the hands would be worth by overriding it.)"""
-        return Sampler(view, k)
+        return Sampler(view, k, self.whole_pass)
 
     def _close_call(self, view: MatchView, start: Table, sampler: Deals, rng: Random,
                     pair: list[Card], totals: dict[Card, float], tried: dict[Card, int],

@@ -24,6 +24,8 @@ class Knowledge:
     lacks: tuple[frozenset[Card], ...]
     # What passing up the queen alone says: for a seat whose reads cannot all hold.
     queen_lacks: tuple[frozenset[Card], ...]
+    # What the pass received says of its passer, while its plays have not contradicted it.
+    pass_read: reading.PassRead | None = None
 
     @property
     def queen_out(self) -> bool:
@@ -74,13 +76,19 @@ def knowledge(view: MatchView, read_plays: bool = True, unread: int = 0,
     unseen = frozenset(view.table.cards) - hand - played
     queen_lacks = tuple(frozenset(x) for x in lacks)
     reads = queen_lacks
+    pass_read = reading.passed_over(view) if read_plays and read_pass else None
+    if pass_read is not None and unread >> pass_read.passer & 1:
+        pass_read = None
     if read_plays:
         to = receiver(view.you.seat, view.pass_direction, view.table)
         held = frozenset(view.you.passed or ()) & unseen
-        reads = tuple(queen_lacks[seat] if unread >> seat & 1 else read for seat, read
-                      in enumerate(reading.read_plays(view, view.you.seat, held, to, read_pass)))
+        reads = tuple(queen_lacks[seat] if unread >> seat & 1 else read for seat, read in
+                      enumerate(reading.read_plays(view, view.you.seat, held, to, pass_read)))
+    if pass_read is not None and not pass_read.kept_none - played <= reads[pass_read.passer]:
+        pass_read = None  # its plays contradicted the reads
     return Knowledge(view.you.seat, hand, frozenset(played), unseen,
-                     tuple(frozenset(v) for v in voids), view.round_points, reads, queen_lacks)
+                     tuple(frozenset(v) for v in voids), view.round_points, reads, queen_lacks,
+                     pass_read)
 
 
 def _passed_up_the_queen(card: Card, led: Suit, top: Card, points_barred: bool) -> bool:

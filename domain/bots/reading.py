@@ -20,6 +20,7 @@ A hand that carries a moon passes its lowest cards instead, and is read wrong al
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from domain.bots.danger import LONG_SPADES, SHORT_SUIT, pass_danger
 from domain.cards import DECK, QUEEN_OF_SPADES, Card, Suit
@@ -32,17 +33,16 @@ MOON_WATCH = 10  # points one seat alone has taken before the others fight its m
 
 
 def read_plays(view: MatchView, me: int, held: frozenset[Card] = frozenset(),
-               holder: int | None = None, read_pass: bool = False,
+               holder: int | None = None, pass_read: PassRead | None = None,
                ) -> tuple[frozenset[Card], ...]:
     """Per seat, the cards its plays say it most likely lacks (empty for `me`). `held` are
-    cards `me` knows `holder` holds (what it was passed and has not played). With
-    `read_pass`, the pass `me` received is read too (`passed_over`), and its reads fall
-    with the seat's others when a play contradicts them."""
+    cards `me` knows `holder` holds (what it was passed and has not played). `pass_read`,
+    the pass `me` received read (`passed_over`), adds what it says, and its reads fall with
+    the seat's others when a play contradicts them."""
     seats = view.table.seats
     lacks: list[set[Card]] = [set() for _ in range(seats)]
-    if read_pass and (pass_read := passed_over(view)) is not None:
-        passer, kept_none = pass_read
-        lacks[passer] |= kept_none
+    if pass_read is not None:
+        lacks[pass_read.passer] |= pass_read.kept_none
     contradicted = [False] * seats
     # Each trick's plays, and who took its points: none yet for the trick on the table.
     tricks: list[tuple[tuple[Play, ...], int | None, int]] = [
@@ -127,7 +127,17 @@ def _instead_of_discarding(card: Card, queen_played: bool, barred: bool) -> set[
     return lacks | _suit(Suit.HEARTS, 1, 15)
 
 
-def passed_over(view: MatchView) -> tuple[int, frozenset[Card]] | None:
+@dataclass(frozen=True, slots=True)
+class PassRead:
+    """What the pass a seat received says of its passer."""
+
+    passer: int
+    passed: frozenset[Card]  # what it passed the reader
+    given: frozenset[Card]  # what the reader passed it
+    kept_none: frozenset[Card]  # the cards it would have passed before the least of `passed`
+
+
+def passed_over(view: MatchView) -> PassRead | None:
     """The seat whose pass the view's seat received, and the cards that pass says it kept
     none of; None where its hand after the pass is not known but for what it was given.
 
@@ -149,8 +159,9 @@ def passed_over(view: MatchView) -> tuple[int, frozenset[Card]] | None:
     received = frozenset(view.you.received)
     mine = (frozenset(view.you.hand) | played | frozenset(view.you.passed)) - received
     deck = frozenset(table.cards)
-    return passer, frozenset(card for card in deck - mine - received
-                             if _kept_none(card, received, mine, deck))
+    return PassRead(passer, received, frozenset(view.you.passed),
+                    frozenset(c for c in deck - mine - received
+                              if _kept_none(c, received, mine, deck)))
 
 
 def _kept_none(card: Card, passed: frozenset[Card], mine: frozenset[Card],

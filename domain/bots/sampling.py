@@ -6,6 +6,7 @@ from bisect import bisect
 from random import Random
 from typing import Protocol
 
+from domain.bots.danger import passes_first
 from domain.bots.knowledge import Knowledge
 from domain.bots.rollout import Hand, suited
 from domain.cards import Card
@@ -37,7 +38,11 @@ class Sampler:
     """Deals for one decision. What the seat knows is worked out once, since a decision
     draws hundreds of deals from the same knowledge."""
 
-    def __init__(self, view: MatchView, k: Knowledge) -> None:
+    def __init__(self, view: MatchView, k: Knowledge, whole_pass: bool = False) -> None:
+        """With `whole_pass`, a deal whose hand for the passer read (`k.pass_read`) could
+        not have passed what it did by the rules of thumb is drawn again, as one that
+        breaks a read is: the read of single cards cannot say that the queen of spades, say,
+        was kept only with five spades."""
         assert view.you is not None
         me = view.you.seat
         seats = range(view.table.seats)
@@ -64,6 +69,18 @@ class Sampler:
         for card, options in self.allowed[2].items():
             if not options:
                 self.allowed[2][card] = self.allowed[1][card]
+        self.kept = self._kept(view, k) if whole_pass else None
+
+    def _kept(self, view: MatchView, k: Knowledge,
+              ) -> tuple[int, frozenset[Card], frozenset[Card], frozenset[Card]] | None:
+        """The passer read, what it has played, what it was given and what it passed; None
+        where its reads do not stand (a misread seat)."""
+        read = k.pass_read
+        if read is None or self._fitting(k, read.passer) is not k.lacks[read.passer]:
+            return None
+        plays = [t.plays for t in view.tricks] + ([view.trick.plays] if view.trick else [])
+        played = frozenset(p.card for trick in plays for p in trick if p.seat == read.passer)
+        return read.passer, played, read.given, read.passed
 
     def _fitting(self, k: Knowledge, seat: int) -> frozenset[Card]:
         """The seat's likely lacks, if they leave it enough cards to fill its hand; else
@@ -77,14 +94,28 @@ class Sampler:
 
     def deal(self, rng: Random) -> list[Hand]:
         """One deal, every seat's hand as ascending card indexes by suit."""
+        unlike: list[Hand] | None = None  # keeps every read but the passer's whole hand
         for strict in (2, 1):  # voids and likely lacks; then the voids alone
             for _ in range(ATTEMPTS):
                 hands = self._try(rng, self.allowed[strict])
-                if hands is not None:
+                if hands is None:
+                    continue
+                if strict < 2 or self._passes(hands):
                     return hands
+                unlike = unlike or hands
+            if unlike is not None:
+                return unlike
         hands = self._try(rng, self.allowed[0])
         assert hands is not None, "the card counts always fit when voids are set aside"
         return hands
+
+    def _passes(self, hands: list[Hand]) -> bool:
+        """Whether the passer read would have passed what it did, with its hand in `hands`."""
+        if self.kept is None:
+            return True
+        passer, played, given, passed = self.kept
+        now = {Card(c) for suit in hands[passer] for c in suit}
+        return passes_first((now | played) - given | passed, passed)
 
     def _try(self, rng: Random, allowed: dict[int, list[int]]) -> list[Hand] | None:
         """One deal, or None when the draw painted itself into a corner."""

@@ -4,6 +4,7 @@ from random import Random
 import pytest
 
 from domain.bots.base import bot_command
+from domain.bots.danger import passes_first
 from domain.bots.duplicate import dealt_state
 from domain.bots.heuristic import HeuristicPolicy, carries_moon, pass_ranking, shooting
 from domain.bots.knowledge import knowledge
@@ -108,7 +109,7 @@ def test_rule_of_thumb_players_are_read_wrong_only_when_running_at_the_moon(seat
                     read += len(k.lacks[other] & k.unseen)
                 shooter[seat] |= shooting(k)
                 if not view.tricks and (pass_read := passed_over(view)) is not None:
-                    passes_read += len(pass_read[1])
+                    passes_read += len(pass_read.kept_none)
             events = decide(state, bot_command(view, bot, rng, secret))
             if any(isinstance(e, RoundScored) for e in events):
                 break
@@ -137,20 +138,54 @@ def passed_across(north: str):
 def test_a_pass_from_across_says_which_cards_the_passer_kept_none_of():
     assert set(pass_ranking(list(ACROSS[2]), keep_points=False)[:3]) == set(cards("JD QD KD"))
     state = passed_across("JD QD KD")
-    seat, kept_none = passed_over(view_for(state, 0))
+    read = passed_over(view_for(state, 0))
+    seat, kept_none = read.passer, read.kept_none
     # Each would have gone before the jack of diamonds, whatever else it held: the ace of
     # diamonds makes four, too many to be short, and high hearts are dangerous anywhere.
     assert seat == 2 and kept_none == set(cards("AD TH JH QH KH AH"))
     assert not kept_none & set(state.round.hands[2])
-    assert kept_none <= read_plays(view_for(state, 0), 0, read_pass=True)[2]
+    assert kept_none <= read_plays(view_for(state, 0), 0, pass_read=read)[2]
     assert not read_plays(view_for(state, 0), 0)[2]  # the pass is read only when asked
 
 
 def test_a_card_as_dangerous_as_the_least_passed_may_have_been_kept():
     # The two of hearts weighs as the eight of spades: which of two such cards goes is the
     # hand's order, not their danger, so only the nine of spades up is read as passed over.
-    _, kept_none = passed_over(view_for(passed_across("KD QD 2H"), 0))
+    kept_none = passed_over(view_for(passed_across("KD QD 2H"), 0)).kept_none
     assert parse_card("9S") in kept_none and parse_card("8S") not in kept_none
+
+
+def test_the_rules_of_thumb_pass_first_what_they_pass_and_nothing_kept_outranks_it():
+    rng = Random(5)
+    for _ in range(500):
+        hand = rng.sample(list(DECK), 13)
+        assert passes_first(hand, pass_ranking(hand, keep_points=False)[:3])
+    # The queen kept with four spades, the diamonds passed: not the rules' pass.
+    held = cards("QS 2S 3S 4S 2C 3C 4C 2D 3D 4D JD QD KD")
+    assert not passes_first(held, cards("JD QD KD"))
+    five_spades = [*held[:-1], parse_card("5S")]
+    assert passes_first(five_spades, cards("JD QD 4C"))  # five spades guard her
+    assert not passes_first(five_spades, cards("JD QD 2C"))  # the four of clubs is worse
+
+
+def test_a_passer_whole_hand_is_drawn_again_until_it_could_have_passed_what_it_did():
+    state = passed_across("JD QD KD")
+    view = view_for(state, 0)
+    k = knowledge(view, read_pass=True)
+    read = k.pass_read
+
+    def could_pass(whole_pass: bool) -> list[bool]:
+        sampler, rng = Sampler(view, k, whole_pass), Random(3)
+        hands = [sampler.deal(rng)[2] for _ in range(200)]
+        return [passes_first({Card(c) for suit in hand for c in suit} - read.given
+                             | read.passed, read.passed) for hand in hands]
+
+    # Single cards read, most deals give North a hand it would not have passed the diamonds
+    # from (the queen of spades with too few spades, a short club above the jack's danger);
+    # read whole, only those that came to no such hand in their draws, which keep the
+    # single cards' reads rather than fall back to the voids alone.
+    unlike = could_pass(False).count(False), could_pass(True).count(False)
+    assert unlike[0] > 150 and unlike[1] * 3 < unlike[0]
 
 
 def test_only_a_pass_whose_passer_was_passed_to_by_the_reader_is_read():
@@ -163,9 +198,12 @@ def test_only_a_pass_whose_passer_was_passed_to_by_the_reader_is_read():
 def test_a_passer_that_kept_what_the_rules_would_pass_loses_the_reads_at_its_first_play():
     state = passed_across("2S 3S 4S")  # not the rules' pass: every other card looks worse
     view = view_for(state, 0)
-    assert set(cards("2C JD AH")) <= read_plays(view, 0, read_pass=True)[2]
+    assert set(cards("2C JD AH")) <= read_plays(view, 0, pass_read=passed_over(view))[2]
+    assert knowledge(view, read_pass=True).pass_read is not None
     state = play(state, 2, "2C")  # it leads the two of clubs, read as passed over
-    assert not read_plays(view_for(state, 0), 0, read_pass=True)[2]
+    view = view_for(state, 0)
+    assert not read_plays(view, 0, pass_read=passed_over(view))[2]
+    assert knowledge(view, read_pass=True).pass_read is None
 
 
 def dealt(view, k, draws=40):
