@@ -27,25 +27,20 @@ def pass_danger(card: Card, long_spades: bool, queen_held: bool, short_suit: boo
     return card.rank * 3 + (15 if short_suit else 0)
 
 
-def danger_in(card: Card, hand: list[Card]) -> float:
-    """How dangerous `card` is to keep in `hand`."""
-    spades = sum(1 for c in hand if c.suit is Suit.SPADES)
-    length = sum(1 for c in hand if c.suit is card.suit)
-    return pass_danger(card, spades >= LONG_SPADES, QUEEN_OF_SPADES in hand,
-                       length <= SHORT_SUIT)
-
-
-def passes_first(hand: Collection[Card], passed: Collection[Card]) -> bool:
-    """Whether a rule-of-thumb player holding `hand` could pass `passed` from it: no card it
-    keeps is more dangerous than the least dangerous it passes (a tie may go either way)."""
+def dangers(hand: Collection[Card]) -> dict[Card, float]:
+    """How dangerous each card of `hand` is to keep there."""
     lengths = [0] * 4
     for c in hand:
         lengths[c.suit] += 1
     long_spades = lengths[Suit.SPADES] >= LONG_SPADES
     queen = QUEEN_OF_SPADES in hand
+    return {c: pass_danger(c, long_spades, queen, lengths[c.suit] <= SHORT_SUIT)
+            for c in hand}
 
-    def danger(c: Card) -> float:
-        return pass_danger(c, long_spades, queen, lengths[c.suit] <= SHORT_SUIT)
 
-    least = min(danger(c) for c in passed)
-    return all(danger(c) <= least for c in hand if c not in passed)
+def passes_first(hand: Collection[Card], passed: Collection[Card]) -> bool:
+    """Whether a rule-of-thumb player holding `hand` could pass `passed` from it: no card it
+    keeps is more dangerous than the least dangerous it passes (a tie may go either way)."""
+    danger = dangers(hand)
+    least = min(danger[c] for c in passed)
+    return all(d <= least for c, d in danger.items() if c not in passed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from domain.bots.danger import danger_in
+from domain.bots.danger import dangers
 from domain.bots.knowledge import Knowledge, knowledge, moon_threat
 from domain.cards import QUEEN_OF_SPADES, Card, Suit, penalty
 from domain.legal import winning_play
@@ -63,7 +63,8 @@ def pass_ranking(hand: list[Card], keep_points: bool) -> list[Card]:
     carries a moon, the lowest cards that are worth no points."""
     if keep_points:
         return sorted(hand, key=lambda c: (penalty(c) > 0, c.rank))
-    return sorted(hand, key=lambda c: -danger_in(c, hand))
+    danger = dangers(hand)
+    return sorted(hand, key=lambda c: -danger[c])
 
 
 def carries_moon(k: Knowledge) -> bool:

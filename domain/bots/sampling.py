@@ -69,14 +69,15 @@ class Sampler:
         for card, options in self.allowed[2].items():
             if not options:
                 self.allowed[2][card] = self.allowed[1][card]
-        self.kept = self._kept(view, k) if whole_pass else None
+        self.kept = self._kept(view, k, lacks) if whole_pass else None
 
-    def _kept(self, view: MatchView, k: Knowledge,
+    @staticmethod
+    def _kept(view: MatchView, k: Knowledge, fitting: list[frozenset[Card]],
               ) -> tuple[int, frozenset[Card], frozenset[Card], frozenset[Card]] | None:
         """The passer read, what it has played, what it was given and what it passed; None
-        where its reads do not stand (a misread seat)."""
+        where its reads do not stand (`fitting`, the lacks sampled by, set them aside)."""
         read = k.pass_read
-        if read is None or self._fitting(k, read.passer) is not k.lacks[read.passer]:
+        if read is None or fitting[read.passer] is not k.lacks[read.passer]:
             return None
         plays = [t.plays for t in view.tricks] + ([view.trick.plays] if view.trick else [])
         played = frozenset(p.card for trick in plays for p in trick if p.seat == read.passer)
