@@ -27,14 +27,14 @@ from functools import partial
 from random import Random
 from typing import Any
 
+from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
-from domain.bots.base import bot_command
+from domain.bots.base import Policy, bot_command
 from domain.bots.duplicate import dealt_state
-from domain.bots.levels import policy_named
-from domain.cards import DECK, Card, parse_card
+from domain.cards import DECK, QUEEN_OF_SPADES, Card, parse_card, penalty
 from domain.commands import PassCards, PlayCard, Secret
 from domain.decide import decide
-from domain.events import RoundScored
+from domain.events import RoundScored, TrickTaken
 from domain.evolve import fold
 from domain.legal import legal_cards
 from domain.passing import pass_direction
@@ -53,10 +53,9 @@ SUITS = "CDHS"  # OpenSpiel's order: a card's action is rank * 4 + suit
 # 4 hold).
 PASS_OUTCOME = {"left": 1, "across": 2, "right": 3, "hold": 0}
 SECRET = Secret(bytes(32))
-QUICK = {"deals": 3, "simulations": (2000,), "seed": 2812}
-FULL = {"deals": 100, "simulations": (2000, 10000), "seed": 2800}
+QUICK = {"deals": 3, "simulations": (2000,), "seed": 2812, "expert": "expert"}
+FULL = {"deals": 100, "simulations": (2000, 10000), "seed": 2800, "expert": "expert"}
 UCT_C = 2.0
-EXPERT = policy_named("expert")
 
 
 def action_of(card: Card) -> int:
@@ -66,6 +65,43 @@ def action_of(card: Card) -> int:
 
 def card_of(action: int) -> Card:
     return parse_card(RANKS[action // 4] + SUITS[action % 4])
+
+
+@dataclass(frozen=True)
+class Played:
+    """A round's outcome: the scores (after a moon), who took the queen, who shot the moon."""
+
+    scores: tuple[int, ...]
+    queen: int
+    moon: int | None
+
+
+@dataclass
+class Takes:
+    """Where one kind of hand's points came from: the queen, hearts, or a moon shot against
+    it; and the moons it shot."""
+
+    hands: int = 0
+    queens: int = 0
+    hearts: int = 0
+    shot_against: int = 0
+    shot: int = 0
+
+    def count(self, played: Played, seat: int) -> None:
+        self.hands += 1
+        if played.moon is not None:
+            self.shot += played.moon == seat
+            self.shot_against += played.moon != seat
+            return
+        queen = 13 if played.queen == seat else 0
+        self.queens += bool(queen)
+        self.hearts += played.scores[seat] - queen
+
+    def line(self) -> str:
+        return (f"{self.hands} hands: the queen {self.queens / self.hands:.1%} of them, hearts "
+                f"{self.hearts / self.hands:.2f} a hand, moons shot against it "
+                f"{self.shot_against} ({26 * self.shot_against / self.hands:.2f} a hand), "
+                f"moons it shot {self.shot}")
 
 
 @dataclass
@@ -126,20 +162,22 @@ def alone(seat: int, who: str) -> list[str]:
 
 
 def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
-               reference: Reference, clock: Clock, rng: Random) -> tuple[int, ...]:
+               reference: Reference, clock: Clock, rng: Random,
+               expert: Policy) -> Played:
     """One round, each seat played by its `side` ("expert" or "ismcts"). Both engines step
-    together. The points each seat took (after the moon)."""
+    together."""
     state: Match = dealt_state(deck, number, SECRET, RULES)
     assert state.round is not None
     hands = [tuple(h) for h in state.round.hands]
     direction = pass_direction(number).value
     mirror = reference.dealt(hands, direction)
+    queen = -1
     while True:
         seat = mirror.current_player()
         _agree(state, mirror, seat)
         if side[seat] == "expert":
             command = clock.timed("expert", partial(
-                bot_command, view_for(state, seat), EXPERT, rng, SECRET))
+                bot_command, view_for(state, seat), expert, rng, SECRET))
         elif state.status is Status.PASSING:
             cards = clock.timed("ismcts", partial(reference.pass_of, hands, direction, seat))
             command = PassCards(seat, cards, SECRET, "ismcts")
@@ -150,13 +188,15 @@ def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
         for card in command.cards if isinstance(command, PassCards) else (command.card,):
             mirror.apply_action(action_of(card))
         events = decide(state, command)
+        queen = next((e.winner for e in events if isinstance(e, TrickTaken)
+                      and e.points >= penalty(QUEEN_OF_SPADES)), queen)
         scored = [e for e in events if isinstance(e, RoundScored)]
         if scored:
             assert mirror.is_terminal(), "both rounds end together"
             scores = scored[0].scores
             assert list(mirror.returns()) == [26.0 - s for s in scores], \
                 ("scores", mirror.returns(), scores)
-            return tuple(scores)
+            return Played(tuple(scores), queen, scored[0].moon)
         after = fold(events, state)
         assert after is not None
         state = after
@@ -174,34 +214,52 @@ def _agree(state: Match, mirror: Any, seat: int) -> None:
         assert theirs == sorted(legal_cards(state.round, state.rules, seat)), "legal cards"
 
 
-def run(deals: int, simulations: int, seed: int) -> None:
+@dataclass
+class Tally:
+    """A run's points, deal by deal (four hands each), and where they came from."""
+
+    per_deal: list[tuple[int, int]] = field(default_factory=list)  # the expert's, IS-MCTS's
+    at_home: list[int] = field(default_factory=list)  # IS-MCTS's at a table of its own
+    takes: dict[str, Takes] = field(default_factory=lambda: {
+        "the expert alone": Takes(), "IS-MCTS alone": Takes(),
+        "IS-MCTS at its own table": Takes()})
+
+
+def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") -> None:
     # The deals from a generator of their own: what the players draw changes none of them.
     deals_rng, rng = Random(seed), Random(seed + 1)
-    reference = Reference(simulations, seed)
-    clock = Clock()
-    per_deal: list[tuple[float, float]] = []  # the expert's and IS-MCTS's points, 4 hands each
-    at_home: list[float] = []  # IS-MCTS's points on the same hands at a table of IS-MCTS
+    play = partial(play_round, reference=Reference(simulations, seed), clock=Clock(), rng=rng,
+                   expert=PLAYERS[expert_name]())
+    tally = Tally()
     started = time.perf_counter()
     for d in range(deals):
         deck = list(DECK)
         deals_rng.shuffle(deck)
         number = 1 + d % 4  # every pass direction, and the hold, in turn
-        expert_points = ismcts_points = 0.0
+        alone_points = {"expert": 0, "ismcts": 0}
+        for seat, who in ((s, w) for s in range(4) for w in ("expert", "ismcts")):
+            played = play(deck, number, alone(seat, who))
+            tally.takes["the expert alone" if who == "expert" else "IS-MCTS alone"].count(
+                played, seat)
+            alone_points[who] += played.scores[seat]
+        tally.per_deal.append((alone_points["expert"], alone_points["ismcts"]))
+        home = play(deck, number, ["ismcts"] * 4)
         for seat in range(4):
-            expert_points += play_round(deck, number, alone(seat, "expert"), reference,
-                                        clock, rng)[seat]
-            ismcts_points += play_round(deck, number, alone(seat, "ismcts"), reference,
-                                        clock, rng)[seat]
-        per_deal.append((expert_points, ismcts_points))
-        at_home.append(sum(play_round(deck, number, ["ismcts"] * 4, reference, clock, rng)))
-    hands = 4 * deals
+            tally.takes["IS-MCTS at its own table"].count(home, seat)
+        tally.at_home.append(sum(home.scores))
+    print(f"  {expert_name} against IS-MCTS {simulations} simulations, {deals} deals (seed "
+          f"{seed}), {4 * deals} hands each, {time.perf_counter() - started:.0f} s")
+    report(tally, play.keywords["clock"])
+
+
+def report(tally: Tally, clock: Clock) -> None:
+    per_deal, at_home = tally.per_deal, tally.at_home
+    hands = 4 * len(per_deal)
     expert_total = sum(e for e, _ in per_deal)
     ismcts_total = sum(i for _, i in per_deal)
     gap, half = interval([(e - i) / 4 for e, i in per_deal])
     e_mean, e_half = interval([e / 4 for e, _ in per_deal])
     i_mean, i_half = interval([i / 4 for _, i in per_deal])
-    print(f"  IS-MCTS {simulations} simulations, {deals} deals (seed {seed}), {hands} hands "
-          f"each, {time.perf_counter() - started:.0f} s")
     print(f"    points a hand: expert {e_mean:.2f} \u00b1 {e_half:.2f}, IS-MCTS "
           f"{i_mean:.2f} \u00b1 {i_half:.2f}; expert - IS-MCTS {gap:+.2f} \u00b1 {half:.2f}")
     ratio = expert_total / ismcts_total if ismcts_total else float("nan")
@@ -212,6 +270,8 @@ def run(deals: int, simulations: int, seed: int) -> None:
     print(f"    against the same three IS-MCTS: the expert {expert_total / hands:.2f} a hand, "
           f"IS-MCTS itself {sum(at_home) / hands:.2f} ({expert_total / sum(at_home):.2f}; "
           f"{same:+.2f} \u00b1 {same_half:.2f})")
+    for who, takes in tally.takes.items():
+        print(f"    {who}, {takes.line()}")
     for side, times in clock.times.items():
         print(f"    {side:7s} decision p50 {quantile(times, 0.5) * 1000:.0f} ms, p95 "
               f"{quantile(times, 0.95) * 1000:.0f} ms over {len(times)} decisions")
@@ -231,7 +291,7 @@ def main(settings: dict[str, Any] = QUICK) -> None:
         return
     print("ismcts: the expert against OpenSpiel's IS-MCTS, duplicate deals, one round each")
     for simulations in settings["simulations"]:
-        run(settings["deals"], simulations, settings["seed"])
+        run(settings["deals"], simulations, settings["seed"], settings["expert"])
 
 
 def full() -> None:
@@ -243,5 +303,8 @@ if __name__ == "__main__":
     parser.add_argument("--deals", type=int, default=QUICK["deals"])
     parser.add_argument("--simulations", type=int, nargs="+", default=QUICK["simulations"])
     parser.add_argument("--seed", type=int, default=QUICK["seed"])
+    parser.add_argument("--expert", default="expert",
+                        help="the player against IS-MCTS, a name `bench duel` knows")
     options = parser.parse_args()
-    main({"deals": options.deals, "simulations": options.simulations, "seed": options.seed})
+    main({"deals": options.deals, "simulations": options.simulations, "seed": options.seed,
+          "expert": options.expert})
