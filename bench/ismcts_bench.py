@@ -125,11 +125,17 @@ class Reference:
         import pyspiel  # a bench-only extra
 
         self.pyspiel = pyspiel
+        self.simulations = simulations
         self.game = pyspiel.load_game("hearts", OPEN_SPIEL_RULES)
-        self.evaluator = pyspiel.RandomRolloutEvaluator(1, seed)  # kept alive with the bot
-        self.bot = pyspiel.ISMCTSBot(seed, self.evaluator, UCT_C, simulations, -1,
-                                     pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                                     False, False)
+        self.reseed(seed)
+
+    def reseed(self, seed: int) -> None:
+        """A fresh bot drawing from `seed`: on the same states it plays the same cards, so
+        two players' rounds among it stay alike until they choose differently."""
+        self.evaluator = self.pyspiel.RandomRolloutEvaluator(1, seed)  # kept with the bot
+        self.bot = self.pyspiel.ISMCTSBot(seed, self.evaluator, UCT_C, self.simulations, -1,
+                                          self.pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                                          False, False)
 
     def dealt(self, hands: Sequence[Sequence[Card]], direction: str) -> Any:
         """OpenSpiel's state after the pass direction and the deal: the k-th card dealt goes
@@ -277,6 +283,47 @@ def report(tally: Tally, clock: Clock) -> None:
               f"{quantile(times, 0.95) * 1000:.0f} ms over {len(times)} decisions")
 
 
+def paired_run(deals: int, simulations: int, seed: int, first: str, second: str) -> None:
+    """Two players, each alone at every seat against three IS-MCTS, on the same deals with
+    the same draws of chance on both sides: IS-MCTS is reseeded alike before each round, and
+    the player draws from a generator seeded by the deal and seat. Where the two choose
+    alike their rounds are the same card for card, so the difference is made by their
+    differing choices alone (as in `bench duel`)."""
+    deals_rng = Random(seed)
+    reference = Reference(simulations, seed)
+    players = {name: PLAYERS[name]() for name in (first, second)}
+    clock = Clock()
+    points: dict[str, list[int]] = {first: [], second: []}
+    differ = 0
+    started = time.perf_counter()
+    for d in range(deals):
+        deck = list(DECK)
+        deals_rng.shuffle(deck)
+        number = 1 + d % 4
+        rounds = {}
+        for name, player in players.items():
+            deal_points = 0
+            for seat in range(4):
+                chance = seed * 1_000_003 + d * 4 + seat
+                reference.reseed(chance % 2**31)
+                played = play_round(deck, number, alone(seat, "expert"), reference, clock,
+                                    Random(chance), player)
+                rounds[name, seat] = played
+                deal_points += played.scores[seat]
+            points[name].append(deal_points)
+        differ += any(rounds[first, s] != rounds[second, s] for s in range(4))
+    print(f"  {first} and {second}, each alone against IS-MCTS {simulations} simulations, "
+          f"{deals} deals (seed {seed}), {4 * deals} hands each, "
+          f"{time.perf_counter() - started:.0f} s")
+    for name, got in points.items():
+        mean, half = interval([p / 4 for p in got])
+        print(f"    {name}: {mean:.2f} \u00b1 {half:.2f} a hand")
+    gap, half = interval([(a - b) / 4 for a, b in zip(points[first], points[second],
+                                                      strict=True)])
+    print(f"    {first} - {second}: {gap:+.2f} \u00b1 {half:.2f} a hand; {differ} of {deals} "
+          f"deals came out differently")
+
+
 def _ready() -> bool:
     try:
         import pyspiel  # noqa: F401
@@ -291,7 +338,11 @@ def main(settings: dict[str, Any] = QUICK) -> None:
         return
     print("ismcts: the expert against OpenSpiel's IS-MCTS, duplicate deals, one round each")
     for simulations in settings["simulations"]:
-        run(settings["deals"], simulations, settings["seed"], settings["expert"])
+        if settings.get("versus"):
+            paired_run(settings["deals"], simulations, settings["seed"], settings["expert"],
+                       settings["versus"])
+        else:
+            run(settings["deals"], simulations, settings["seed"], settings["expert"])
 
 
 def full() -> None:
@@ -305,6 +356,8 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=QUICK["seed"])
     parser.add_argument("--expert", default="expert",
                         help="the player against IS-MCTS, a name `bench duel` knows")
+    parser.add_argument("--versus", help="a second player, each alone against IS-MCTS on the "
+                        "same deals and draws of chance, paired (no mirror, no table of four)")
     options = parser.parse_args()
     main({"deals": options.deals, "simulations": options.simulations, "seed": options.seed,
-          "expert": options.expert})
+          "expert": options.expert, "versus": options.versus})
