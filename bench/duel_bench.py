@@ -60,6 +60,8 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-pass-read": lambda: ExpertPolicy(read_pass=True),  # 6, the pass received read
     # and each sampled hand of the passer checked whole against what it passed
     "expert-pass-whole": lambda: ExpertPolicy(read_pass=True, whole_pass=True),
+    # 6, the others simulated as shooting the moon with two cards that may lose, not one
+    "expert-bold": lambda: ExpertPolicy(bold_shooters=True),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

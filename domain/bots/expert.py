@@ -43,7 +43,7 @@ class ExpertPolicy:
                  close_calls: int = 0, kin: bool = False, plan_own: bool = False,
                  kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
                  read_kin: bool = True, read_pass: bool = False,
-                 whole_pass: bool = False) -> None:
+                 whole_pass: bool = False, bold_shooters: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -55,6 +55,7 @@ class ExpertPolicy:
         self.read_kin = read_kin
         self.read_pass = read_pass
         self.whole_pass = whole_pass
+        self.bold_shooters = bold_shooters
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -95,6 +96,10 @@ class ExpertPolicy:
         start.kin = self.searching_seats(view)
         start.kin_until = len(view.tricks) + (self.kin_tricks or view.table.hand_size)
         start.kin_player = self.kin_player
+        if self.bold_shooters:
+            # The others may run at the moon on thinner hands than rules of thumb do, so the
+            # search sees the moons a stronger shooter makes and what stops them.
+            start.bold = ((1 << view.table.seats) - 1) & ~(1 << me)
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         tried = dict.fromkeys(alive, 0)

@@ -38,6 +38,10 @@ FIRST_HEART = HEARTS * 13
 Hand = list[list[int]]  # four ascending lists of card indexes, by suit
 # A model of how a seat plays: the card it plays on a table (left as it was).
 KinPlayer = Callable[[Rules, "Table", int], int]
+# How many of its cards could lose a trick when a seat holding every point so far runs at
+# the moon: a rules-of-thumb player's one, and a bolder shooter's (`Table.bold`).
+MOON_LOSERS = 1
+BOLD_LOSERS = 2
 
 
 @dataclass(slots=True)
@@ -57,6 +61,7 @@ class Table:
     kin: int = 0  # a bit per seat that plays by a one-ply search rather than rules of thumb
     kin_until: int = 52  # ... while fewer tricks than this have been taken (by default, all)
     kin_player: KinPlayer | None = None  # how a searching seat plays, if not by that search
+    bold: int = 0  # a bit per seat that runs at the moon with BOLD_LOSERS cards that may lose
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
@@ -88,7 +93,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     voids = list(table.voids or [0] * seats)
     seek_jack = rules.jack_of_diamonds and jack is None
     total = sum(points)
-    kin, kin_until = table.kin, table.kin_until
+    kin, kin_until, bold = table.kin, table.kin_until, table.bold
     while True:
         if len(plays) == seats:
             taken = _points_in(plays)
@@ -104,11 +109,13 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
         seat = (leader + len(plays)) % seats
         hand = hands[seat]
         if kin >> seat & 1 and tricks < kin_until:
-            now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids)
+            now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids,
+                        bold=bold)
             card = (table.kin_player or searched_play)(rules, now, seat)
         else:
             card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
-                           queen_played, voids, points, total)
+                           queen_played, voids, points, total,
+                           BOLD_LOSERS if bold >> seat & 1 else MOON_LOSERS)
         if not plays:
             winner, top = seat, card
         elif card // 13 == top // 13:
@@ -151,7 +158,8 @@ def thumb_play(rules: Rules, table: Table, seat: int) -> int:
     winner, top = _winning(table.plays)
     return _choose(rules, table.hands, seat, table.plays, winner, top, not any(table.won),
                    table.broken, table.queen_played, table.voids or [0] * len(table.hands),
-                   table.points, sum(table.points))
+                   table.points, sum(table.points),
+                   BOLD_LOSERS if table.bold >> seat & 1 else MOON_LOSERS)
 
 
 def legal_plays(rules: Rules, table: Table, seat: int) -> list[int]:
@@ -213,7 +221,8 @@ def played(rules: Rules, table: Table, hands: list[Hand], seat: int, card: int,
         voids[seat] |= 1 << (table.plays[0][1] // 13)
     return Table(dealt, table.leader, [*table.plays, (seat, card)], list(table.points),
                  list(table.won), table.jack, broken, table.queen_played or card == QUEEN,
-                 voids, table.kin if kin is None else kin, table.kin_until, table.kin_player)
+                 voids, table.kin if kin is None else kin, table.kin_until, table.kin_player,
+                 table.bold)
 
 
 def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
@@ -240,11 +249,13 @@ def _points_in(plays: Sequence[tuple[int, int]]) -> int:
 
 def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, int]],
             winner: int, top: int, first_trick: bool, broken: bool, queen_played: bool,
-            voids: list[int], points: list[int], total: int) -> int:
-    """The card `seat` plays: a competent player's rules of thumb, the moon's both ways.
-    (Many plain arguments rather than one object: this runs millions of times a minute.)"""
+            voids: list[int], points: list[int], total: int, may_lose: int) -> int:
+    """The card `seat` plays: a competent player's rules of thumb, the moon's both ways; it
+    runs at the moon holding every point so far with at most `may_lose` cards that could
+    lose. (Many plain arguments rather than one object: this runs millions of times a
+    minute.)"""
     hand = hands[seat]
-    shooting = 0 < total == points[seat] and losers(hands, seat) <= 1
+    shooting = 0 < total == points[seat] and losers(hands, seat) <= may_lose
     # Past MOON_WATCH, at most one seat can hold every point taken.
     threat = points.index(total) if total >= MOON_WATCH and total in points else None
     defend = threat is not None and threat != seat

@@ -4,17 +4,19 @@ from random import Random
 import pytest
 
 from domain.bots.expert import ExpertPolicy, distinct_plays, outcome, settled, table_of
+from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
 from domain.bots.levels import policy_named
 from domain.bots.rollout import suited
 from domain.bots.sampling import Sampler, hand_sizes
 from domain.cards import Card, parse_card
-from domain.commands import PassCards
+from domain.commands import PassCards, PlayCard
 from domain.legal import legal_cards
 from domain.views import view_for
 from tests.builders import SECRET, UNBROKEN, after, create_command, hands, play, then
 
 EXPERT = ExpertPolicy(iterations=120)
+HEURISTIC = HeuristicPolicy()
 
 
 def sample_hands(view, k, rng):
@@ -275,3 +277,46 @@ def test_an_expert_modelling_its_kin_plays_their_seats_by_search_in_its_rollouts
     assert min(by_rules, key=by_rules.__getitem__) == parse_card("KS")  # the moon, by rules
     assert choices == {parse_card("JD")}
     assert searched[parse_card("JD")] == min(searched.values())
+
+
+def _heuristic_round(seed, plays):
+    """A round of four rule-of-thumb players from a seeded deal, after `plays` plays."""
+    rng = Random(seed)
+    create = create_command(seed=rng.randbytes(32))
+    state, _ = then(None, create)
+    for seat in range(4):
+        cards = HEURISTIC.choose_pass(view_for(state, seat), rng)
+        state, _ = then(state, PassCards(seat, cards, create.secret))
+    for _ in range(plays):
+        seat = state.round.turn
+        card = HEURISTIC.choose_play(view_for(state, seat), rng)
+        state, _ = then(state, PlayCard(seat, card, create.secret))
+    return state
+
+
+def test_an_expert_wary_of_bold_shooters_simulates_the_others_running_at_the_moon():
+    """West holds the queen, every point so far. On the true deal, South's search keeps the
+    best card with the others simulated as bold shooters, and here that is another card than
+    with rules-of-thumb shooters: the search now sees West's moon and stops it."""
+    state = _heuristic_round(2, 26)
+    assert state.round.turn == 2 and state.round.points == (13, 0, 0, 0)
+    view = view_for(state, 2)
+    source = OneDeal(state)
+
+    class Given(ExpertPolicy):
+        def deals(self, view, k):
+            return source
+
+    k = knowledge(view)
+    start = table_of(view, k)
+    cards = distinct_plays(view, k, sorted(view.you.legal))
+    best = {}
+    for bold in (0, 0b1011):
+        start.bold = bold
+        scores = {card: outcome(view.rules, start, source.hands, 2, card) for card in cards}
+        best[bold] = min(scores, key=scores.__getitem__)
+    assert best[0] != best[0b1011]
+    for wary, bold in ((False, 0), (True, 0b1011)):
+        choices = {Given(iterations=40, pass_rollouts=0, bold_shooters=wary).choose_play(
+            view, Random(s)) for s in range(3)}
+        assert choices == {best[bold]}

@@ -12,6 +12,7 @@ from domain.bots.rollout import (
     distinct,
     hand_of,
     legal_plays,
+    losers,
     out_of,
     played,
     rollout,
@@ -64,7 +65,8 @@ def _into_round(rules, rng, plays):
 @pytest.mark.parametrize("seed", range(40))
 def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed, kin):
     """With `kin`, the seats of its bits choose by a one-ply search over their own legal
-    cards: the replay holds that list to the rules too."""
+    cards: the replay holds that list to the rules too. Each seed makes other seats bold
+    shooters."""
     rng = Random(seed)
     state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
     seat = state.round.turn
@@ -72,6 +74,7 @@ def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, s
     table = table_of(view, knowledge(view))
     table.hands = [hand_of(state.round.hands[s]) for s in range(4)]  # the true deal
     table.kin = kin
+    table.bold = seed % 16
     trace: list[tuple[int, int]] = []
     scores = rollout(rules, table, trace)
     scored = None
@@ -117,6 +120,21 @@ def test_a_simulated_seat_that_can_take_every_trick_goes_for_the_moon():
              "JS QS KS AS 3H 4H 5H 6H 7H 8H 9H TH")
     assert _first_play(_table(hands, 2, (0, 0, 5, 0))) in {"AC", "AD", "AH"}
     assert _first_play(_table(hands, 2, (0, 0, 0, 0))) not in {"AC", "AD", "AH"}
+
+
+def test_a_bold_simulated_seat_runs_at_the_moon_with_two_cards_that_may_lose():
+    # South holds every point so far; the two of diamonds and the two of hearts may lose.
+    hands = (*SPREAD[:2], "QC KC AC 2D QD KD AD 2H JH QH KH AH",
+             "JS QS KS AS 3H 4H 5H 6H 7H 8H 9H TH")
+    table = _table(hands, 2, (0, 0, 5, 0))
+    assert losers(table.hands, 2) == 2
+    assert _first_play(table) == "2D"
+    table = _table(hands, 2, (0, 0, 5, 0))
+    table.bold = 0b0100
+    assert _first_play(table) == "AC"
+    table = _table(hands, 2, (0, 0, 5, 0))
+    table.bold = 0b1011  # the others are bold, not South
+    assert _first_play(table) == "2D"
 
 
 def test_a_simulated_seat_does_not_lead_into_a_known_void():
