@@ -14,7 +14,8 @@ that its seat passes first: the same hand, direction and knowledge.
 Run `make bench-ismcts` (installs open-spiel, a bench-only extra; the server never needs it)
 for the quick run, or `.venv/bin/python -m bench ismcts-full` for the full one; a run of
 one's own choosing with `.venv/bin/python -m bench.ismcts_bench --deals 60 --simulations 4000
---seed 3300`.
+--seed 3300`. `--expert NAME` plays a variant `bench duel` knows; with `--versus NAME` too,
+the two each play alone against IS-MCTS on the same deals and draws of chance, paired.
 """
 
 from __future__ import annotations
