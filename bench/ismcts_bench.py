@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from random import Random
@@ -94,9 +94,9 @@ class Takes:
             self.shot += played.moon == seat
             self.shot_against += played.moon != seat
             return
-        queen = 13 if played.queen == seat else 0
-        self.queens += bool(queen)
-        self.hearts += played.scores[seat] - queen
+        queen = played.queen == seat
+        self.queens += queen
+        self.hearts += played.scores[seat] - queen * penalty(QUEEN_OF_SPADES)
 
     def line(self) -> str:
         return (f"{self.hands} hands: the queen {self.queens / self.hands:.1%} of them, hearts "
@@ -232,17 +232,23 @@ class Tally:
         "IS-MCTS at its own table": Takes()})
 
 
-def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") -> None:
-    # The deals from a generator of their own: what the players draw changes none of them.
-    deals_rng, rng = Random(seed), Random(seed + 1)
-    play = partial(play_round, reference=Reference(simulations, seed), clock=Clock(), rng=rng,
-                   expert=PLAYERS[expert_name]())
-    tally = Tally()
-    started = time.perf_counter()
+def dealt(deals: int, seed: int) -> Iterator[tuple[int, list[Card], int]]:
+    """Each deal's index, cards and round number (every pass direction, and the hold, in
+    turn), from a generator of their own: what the players draw changes none of them."""
+    deals_rng = Random(seed)
     for d in range(deals):
         deck = list(DECK)
         deals_rng.shuffle(deck)
-        number = 1 + d % 4  # every pass direction, and the hold, in turn
+        yield d, deck, 1 + d % 4
+
+
+def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") -> None:
+    clock = Clock()
+    play = partial(play_round, reference=Reference(simulations, seed), clock=clock,
+                   rng=Random(seed + 1), expert=PLAYERS[expert_name]())
+    tally = Tally()
+    started = time.perf_counter()
+    for _, deck, number in dealt(deals, seed):
         alone_points = {"expert": 0, "ismcts": 0}
         for seat, who in ((s, w) for s in range(4) for w in ("expert", "ismcts")):
             played = play(deck, number, alone(seat, who))
@@ -256,7 +262,7 @@ def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") ->
         tally.at_home.append(sum(home.scores))
     print(f"  {expert_name} against IS-MCTS {simulations} simulations, {deals} deals (seed "
           f"{seed}), {4 * deals} hands each, {time.perf_counter() - started:.0f} s")
-    report(tally, play.keywords["clock"])
+    report(tally, clock)
 
 
 def report(tally: Tally, clock: Clock) -> None:
@@ -289,18 +295,15 @@ def paired_run(deals: int, simulations: int, seed: int, first: str, second: str)
     the same draws of chance on both sides: IS-MCTS is reseeded alike before each round, and
     the player draws from a generator seeded by the deal and seat. Where the two choose
     alike their rounds are the same card for card, so the difference is made by their
-    differing choices alone (as in `bench duel`)."""
-    deals_rng = Random(seed)
+    differing choices alone (as in `bench duel`). Alike within this process only: OpenSpiel's
+    search does not repeat from one process to the next for the same seed."""
     reference = Reference(simulations, seed)
     players = {name: PLAYERS[name]() for name in (first, second)}
     clock = Clock()
     points: dict[str, list[int]] = {first: [], second: []}
     differ = 0
     started = time.perf_counter()
-    for d in range(deals):
-        deck = list(DECK)
-        deals_rng.shuffle(deck)
-        number = 1 + d % 4
+    for d, deck, number in dealt(deals, seed):
         rounds = {}
         for name, player in players.items():
             deal_points = 0
