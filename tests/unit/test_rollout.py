@@ -65,8 +65,8 @@ def _into_round(rules, rng, plays):
 @pytest.mark.parametrize("seed", range(40))
 def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed, kin):
     """With `kin`, the seats of its bits choose by a one-ply search over their own legal
-    cards: the replay holds that list to the rules too. Each seed makes other seats bold
-    shooters."""
+    cards: the replay holds that list to the rules too. Each seed makes a pattern of seats of
+    its own bold shooters."""
     rng = Random(seed)
     state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
     seat = state.round.turn
