@@ -301,6 +301,7 @@ def paired_run(deals: int, simulations: int, seed: int, first: str, second: str)
     players = {name: PLAYERS[name]() for name in (first, second)}
     clock = Clock()
     points: dict[str, list[int]] = {first: [], second: []}
+    takes = {first: Takes(), second: Takes()}
     differ = 0
     started = time.perf_counter()
     for d, deck, number in dealt(deals, seed):
@@ -313,6 +314,7 @@ def paired_run(deals: int, simulations: int, seed: int, first: str, second: str)
                 played = play_round(deck, number, alone(seat, "expert"), reference, clock,
                                     Random(chance), player)
                 rounds[name, seat] = played
+                takes[name].count(played, seat)
                 deal_points += played.scores[seat]
             points[name].append(deal_points)
         differ += any(rounds[first, s] != rounds[second, s] for s in range(4))
@@ -321,7 +323,7 @@ def paired_run(deals: int, simulations: int, seed: int, first: str, second: str)
           f"{time.perf_counter() - started:.0f} s")
     for name, got in points.items():
         mean, half = interval([p / 4 for p in got])
-        print(f"    {name}: {mean:.2f} \u00b1 {half:.2f} a hand")
+        print(f"    {name}: {mean:.2f} \u00b1 {half:.2f} a hand; {takes[name].line()}")
     gap, half = interval([(a - b) / 4 for a, b in zip(points[first], points[second],
                                                       strict=True)])
     print(f"    {first} - {second}: {gap:+.2f} \u00b1 {half:.2f} a hand; {differ} of {deals} "
