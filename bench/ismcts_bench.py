@@ -318,6 +318,8 @@ def paired_run(deals: int, simulations: int, seed: int, first: str, second: str)
                 deal_points += played.scores[seat]
             points[name].append(deal_points)
         differ += any(rounds[first, s] != rounds[second, s] for s in range(4))
+        if (d + 1) % 10 == 0:  # a long run shows how far it has come
+            print(f"    {d + 1} deals, {time.perf_counter() - started:.0f} s", flush=True)
     print(f"  {first} and {second}, each alone against IS-MCTS {simulations} simulations, "
           f"{deals} deals (seed {seed}), {4 * deals} hands each, "
           f"{time.perf_counter() - started:.0f} s")
