@@ -131,8 +131,9 @@ class Reference:
         self.reseed(seed)
 
     def reseed(self, seed: int) -> None:
-        """A fresh bot drawing from `seed`: on the same states it plays the same cards, so
-        two players' rounds among it stay alike until they choose differently."""
+        """A fresh bot given `seed`. Its search still does not repeat for a seed (measured:
+        a player against itself came out differently on every deal), so two players' rounds
+        among it differ by its noise as well as by their choices."""
         self.evaluator = self.pyspiel.RandomRolloutEvaluator(1, seed)  # kept with the bot
         self.bot = self.pyspiel.ISMCTSBot(seed, self.evaluator, UCT_C, self.simulations, -1,
                                           self.pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
@@ -293,42 +294,43 @@ def report(tally: Tally, clock: Clock) -> None:
 def paired_run(deals: int, simulations: int, seed: int, first: str, second: str) -> None:
     """Two players, each alone at every seat against three IS-MCTS, on the same deals with
     the same draws of chance on both sides: IS-MCTS is reseeded alike before each round, and
-    the player draws from a generator seeded by the deal and seat. Where the two choose
-    alike their rounds are the same card for card, so the difference is made by their
-    differing choices alone (as in `bench duel`). Alike within this process only: OpenSpiel's
-    search does not repeat from one process to the next for the same seed."""
+    the player draws from a generator seeded by the deal and seat. OpenSpiel's search does
+    not repeat for a seed, so unlike `bench duel` the rounds do not stay alike where the
+    two choose alike: the difference is a fair estimate with an unpaired one's noise."""
     reference = Reference(simulations, seed)
-    players = {name: PLAYERS[name]() for name in (first, second)}
+    # Held by place, not name: a player against itself plays twice, a check that the pairing
+    # makes rounds alike.
+    names = (first, second if second != first else f"{second} again")
+    players = (PLAYERS[first](), PLAYERS[second]())
     clock = Clock()
-    points: dict[str, list[int]] = {first: [], second: []}
-    takes = {first: Takes(), second: Takes()}
+    points: tuple[list[int], list[int]] = ([], [])
+    takes = (Takes(), Takes())
     differ = 0
     started = time.perf_counter()
     for d, deck, number in dealt(deals, seed):
         rounds = {}
-        for name, player in players.items():
+        for side, player in enumerate(players):
             deal_points = 0
             for seat in range(4):
                 chance = seed * 1_000_003 + d * 4 + seat
                 reference.reseed(chance % 2**31)
                 played = play_round(deck, number, alone(seat, "expert"), reference, clock,
                                     Random(chance), player)
-                rounds[name, seat] = played
-                takes[name].count(played, seat)
+                rounds[side, seat] = played
+                takes[side].count(played, seat)
                 deal_points += played.scores[seat]
-            points[name].append(deal_points)
-        differ += any(rounds[first, s] != rounds[second, s] for s in range(4))
+            points[side].append(deal_points)
+        differ += any(rounds[0, s] != rounds[1, s] for s in range(4))
         if (d + 1) % 10 == 0:  # a long run shows how far it has come
             print(f"    {d + 1} deals, {time.perf_counter() - started:.0f} s", flush=True)
     print(f"  {first} and {second}, each alone against IS-MCTS {simulations} simulations, "
           f"{deals} deals (seed {seed}), {4 * deals} hands each, "
           f"{time.perf_counter() - started:.0f} s")
-    for name, got in points.items():
+    for name, got, took in zip(names, points, takes, strict=True):
         mean, half = interval([p / 4 for p in got])
-        print(f"    {name}: {mean:.2f} \u00b1 {half:.2f} a hand; {takes[name].line()}")
-    gap, half = interval([(a - b) / 4 for a, b in zip(points[first], points[second],
-                                                      strict=True)])
-    print(f"    {first} - {second}: {gap:+.2f} \u00b1 {half:.2f} a hand; {differ} of {deals} "
+        print(f"    {name}: {mean:.2f} \u00b1 {half:.2f} a hand; {took.line()}")
+    gap, half = interval([(a - b) / 4 for a, b in zip(*points, strict=True)])
+    print(f"    {names[0]} - {names[1]}: {gap:+.2f} \u00b1 {half:.2f} a hand; {differ} of {deals} "
           f"deals came out differently")
 
 
