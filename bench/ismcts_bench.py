@@ -15,7 +15,7 @@ Run `make bench-ismcts` (installs open-spiel, a bench-only extra; the server nev
 for the quick run, or `.venv/bin/python -m bench ismcts-full` for the full one; a run of
 one's own choosing with `.venv/bin/python -m bench.ismcts_bench --deals 60 --simulations 4000
 --seed 3300`. `--expert NAME` plays a variant `bench duel` knows; with `--versus NAME` too,
-the two each play alone against IS-MCTS on the same deals and draws of chance, paired.
+the two each play alone against IS-MCTS on the same deals (IS-MCTS's own noise unpaired).
 """
 
 from __future__ import annotations
@@ -367,7 +367,7 @@ if __name__ == "__main__":
     parser.add_argument("--expert", default="expert",
                         help="the player against IS-MCTS, a name `bench duel` knows")
     parser.add_argument("--versus", help="a second player, each alone against IS-MCTS on the "
-                        "same deals and draws of chance, paired (no mirror, no table of four)")
+                        "same deals, IS-MCTS's noise unpaired (no mirror, no table of four)")
     options = parser.parse_args()
     main({"deals": options.deals, "simulations": options.simulations, "seed": options.seed,
           "expert": options.expert, "versus": options.versus})
