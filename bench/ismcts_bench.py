@@ -15,7 +15,8 @@ Run `make bench-ismcts` (installs open-spiel, a bench-only extra; the server nev
 for the quick run, or `.venv/bin/python -m bench ismcts-full` for the full one; a run of
 one's own choosing with `.venv/bin/python -m bench.ismcts_bench --deals 60 --simulations 4000
 --seed 3300`. `--expert NAME` plays a variant `bench duel` knows; with `--versus NAME` too,
-the two each play alone against IS-MCTS on the same deals (IS-MCTS's own noise unpaired).
+the two each play alone against IS-MCTS on the same deals, paired: IS-MCTS searches alike
+wherever the two players' rounds are alike.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 
 from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
+from bench.forked_search import ForkedSearch
 from domain.bots.base import Policy, bot_command
 from domain.bots.duplicate import dealt_state
 from domain.cards import DECK, QUEEN_OF_SPADES, Card, parse_card, penalty
@@ -120,24 +122,30 @@ class Clock:
 
 
 class Reference:
-    """OpenSpiel's hearts and its IS-MCTS bot at one budget."""
+    """OpenSpiel's hearts and its IS-MCTS bot at one budget. Each decision is a fresh bot
+    seeded from the round's seed and the number of actions so far, searched in a fork that
+    starts from the same memory each time (`bench.forked_search`): a round replayed with the
+    same choices gets the same IS-MCTS decisions."""
 
     def __init__(self, simulations: int, seed: int) -> None:
         import pyspiel  # a bench-only extra
 
-        self.pyspiel = pyspiel
-        self.simulations = simulations
         self.game = pyspiel.load_game("hearts", OPEN_SPIEL_RULES)
-        self.reseed(seed)
+        self.seed = seed
+        self.searches = ForkedSearch(self.game, partial(_bot, pyspiel, simulations))
 
     def reseed(self, seed: int) -> None:
-        """A fresh bot given `seed`. Its search still does not repeat for a seed (measured:
-        a player against itself came out differently on every deal), so two players' rounds
-        among it differ by its noise as well as by their choices."""
-        self.evaluator = self.pyspiel.RandomRolloutEvaluator(1, seed)  # kept with the bot
-        self.bot = self.pyspiel.ISMCTSBot(seed, self.evaluator, UCT_C, self.simulations, -1,
-                                          self.pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-                                          False, False)
+        """The seed of the decisions to come."""
+        self.seed = seed
+
+    def step(self, state: Any) -> tuple[int, float]:
+        """IS-MCTS's action at `state`, and the seconds its search took."""
+        history = state.history()
+        actions, seconds = self.searches.search(self._seed_at(history), history)
+        return actions[0], seconds
+
+    def _seed_at(self, history: Sequence[int]) -> int:
+        return (self.seed * 1_000_003 + len(history)) % 2**31
 
     def dealt(self, hands: Sequence[Sequence[Card]], direction: str) -> Any:
         """OpenSpiel's state after the pass direction and the deal: the k-th card dealt goes
@@ -150,17 +158,19 @@ class Reference:
         return state
 
     def pass_of(self, hands: Sequence[Sequence[Card]], direction: str,
-                seat: int) -> tuple[Card, ...]:
+                seat: int) -> tuple[tuple[Card, ...], float]:
         """IS-MCTS's pass for `seat`, searched on the deal turned so that the seat passes
-        first."""
+        first, and the seconds it took."""
         turned = [hands[(seat + i) % 4] for i in range(4)]
-        state = self.dealt(turned, direction)
-        chosen = []
-        for _ in range(3):
-            action = self.bot.step(state)
-            chosen.append(card_of(action))
-            state.apply_action(action)
-        return tuple(chosen)
+        history = self.dealt(turned, direction).history()
+        actions, seconds = self.searches.search(self._seed_at(history), history, steps=3)
+        return tuple(card_of(a) for a in actions), seconds
+
+
+def _bot(pyspiel: Any, simulations: int, seed: int) -> Any:
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.ISMCTSBot(seed, evaluator, UCT_C, simulations, -1,
+                             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
 
 
 def alone(seat: int, who: str) -> list[str]:
@@ -187,10 +197,12 @@ def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
             command = clock.timed("expert", partial(
                 bot_command, view_for(state, seat), expert, rng, SECRET))
         elif state.status is Status.PASSING:
-            cards = clock.timed("ismcts", partial(reference.pass_of, hands, direction, seat))
+            cards, seconds = reference.pass_of(hands, direction, seat)
+            clock.times["ismcts"].append(seconds)
             command = PassCards(seat, cards, SECRET, "ismcts")
         else:
-            action = clock.timed("ismcts", partial(reference.bot.step, mirror))
+            action, seconds = reference.step(mirror)
+            clock.times["ismcts"].append(seconds)
             command = PlayCard(seat, card_of(action), SECRET, "ismcts")
         assert isinstance(command, PassCards | PlayCard)
         for card in command.cards if isinstance(command, PassCards) else (command.card,):
@@ -245,18 +257,21 @@ def dealt(deals: int, seed: int) -> Iterator[tuple[int, list[Card], int]]:
 
 def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") -> None:
     clock = Clock()
-    play = partial(play_round, reference=Reference(simulations, seed), clock=clock,
-                   rng=Random(seed + 1), expert=PLAYERS[expert_name]())
+    reference = Reference(simulations, seed)
+    play = partial(play_round, reference=reference, clock=clock, rng=Random(seed + 1),
+                   expert=PLAYERS[expert_name]())
     tally = Tally()
     started = time.perf_counter()
-    for _, deck, number in dealt(deals, seed):
+    for d, deck, number in dealt(deals, seed):
         alone_points = {"expert": 0, "ismcts": 0}
-        for seat, who in ((s, w) for s in range(4) for w in ("expert", "ismcts")):
+        for k, (seat, who) in enumerate((s, w) for s in range(4) for w in ("expert", "ismcts")):
+            reference.reseed((seed * 1_000_003 + d * 9 + k) % 2**31)
             played = play(deck, number, alone(seat, who))
             tally.takes["the expert alone" if who == "expert" else "IS-MCTS alone"].count(
                 played, seat)
             alone_points[who] += played.scores[seat]
         tally.per_deal.append((alone_points["expert"], alone_points["ismcts"]))
+        reference.reseed((seed * 1_000_003 + d * 9 + 8) % 2**31)
         home = play(deck, number, ["ismcts"] * 4)
         for seat in range(4):
             tally.takes["IS-MCTS at its own table"].count(home, seat)
@@ -294,9 +309,10 @@ def report(tally: Tally, clock: Clock) -> None:
 def paired_run(deals: int, simulations: int, seed: int, first: str, second: str) -> None:
     """Two players, each alone at every seat against three IS-MCTS, on the same deals with
     the same draws of chance on both sides: IS-MCTS is reseeded alike before each round, and
-    the player draws from a generator seeded by the deal and seat. OpenSpiel's search does
-    not repeat for a seed, so unlike `bench duel` the rounds do not stay alike where the
-    two choose alike: the difference is a fair estimate with an unpaired one's noise."""
+    the player draws from a generator seeded by the deal and seat. Each IS-MCTS search
+    repeats for its seed and state (`Reference`), so as in `bench duel` a round stays alike
+    until the two players choose differently, and the difference carries only the noise of
+    what followed their different choices."""
     reference = Reference(simulations, seed)
     # Held by place, not name: a player against itself plays twice, a check that the pairing
     # makes rounds alike.
@@ -367,7 +383,7 @@ if __name__ == "__main__":
     parser.add_argument("--expert", default="expert",
                         help="the player against IS-MCTS, a name `bench duel` knows")
     parser.add_argument("--versus", help="a second player, each alone against IS-MCTS on the "
-                        "same deals, IS-MCTS's noise unpaired (no mirror, no table of four)")
+                        "same deals, paired (no mirror, no table of four)")
     options = parser.parse_args()
     main({"deals": options.deals, "simulations": options.simulations, "seed": options.seed,
           "expert": options.expert, "versus": options.versus})
