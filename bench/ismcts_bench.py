@@ -7,6 +7,10 @@ so held by both players, each alone against three of the other, and the luck of 
 cancels in the difference. OpenSpiel's hearts state mirrors every action: after each one the
 two engines must agree on whose turn it is, on the legal cards, and at the end on the scores.
 
+Each IS-MCTS decision is a fresh bot searched in a fork of a waiting process
+(`bench.forked_search`), so that a seed and a state give one search: OpenSpiel's bot alone
+does not repeat for a seed.
+
 OpenSpiel's hearts bot cannot choose a pass once another seat has passed (its resampling of
 the hidden cards fails there), so an IS-MCTS pass is searched on a copy of the deal turned so
 that its seat passes first: the same hand, direction and knowledge.
