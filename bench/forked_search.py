@@ -7,13 +7,21 @@ five searches). Each search here runs in a fresh process forked from a parent th
 nothing but wait, so every search starts from the same memory and allocates alike: the
 same request gives the same search, whatever the caller did in between.
 
-Linux only (fork), like the rest of the bench's OpenSpiel runs.
+From one run to the next the waiting parent's memory is laid out anew (address space
+randomised, Python's string hashes salted), so the tables' order may differ again:
+`fixed_layout` runs a command again with both fixed, and then the same command from the
+same checkout gives the same figures (measured; from a checkout elsewhere the memory is
+laid out otherwise, and the figures are another draw).
+
+Linux only (fork, personality), like the rest of the bench's OpenSpiel runs.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
+import sys
 import time
 from array import array
 from collections.abc import Sequence
@@ -22,6 +30,26 @@ from typing import Any
 REQUEST_BYTES = 1024  # seed, steps, history length, then the history (a round is < 130)
 ANSWER_BYTES = 64  # the search time, then up to seven chosen actions
 FAILED = -1.0
+ADDR_NO_RANDOMIZE = 0x0040000  # personality(2): lay the address space out alike every run
+QUERY = 0xFFFFFFFF  # personality(2): only read the current one
+FIXED = "CARDEMS_FIXED_LAYOUT"  # set once the command runs again with the layout fixed
+
+
+def fixed_layout() -> bool:
+    """Run this command again, in this process, with the address space laid out alike every
+    time and string hashes unsalted, unless that is already so. Returns False where the
+    system refuses (some containers do), and the run goes on as it is: paired within
+    itself, not repeatable from one run to the next. Returns True when fixed; on the first
+    call it does not return at all."""
+    if os.environ.get(FIXED) == "1":
+        return True
+    libc = ctypes.CDLL(None, use_errno=True)
+    current = libc.personality(QUERY)
+    if current == -1 or libc.personality(current | ADDR_NO_RANDOMIZE) == -1:
+        return False
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
+              {**os.environ, FIXED: "1", "PYTHONHASHSEED": "0"})
+    return True  # not reached: execve replaces the process
 
 
 class ForkedSearch:

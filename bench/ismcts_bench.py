@@ -9,7 +9,9 @@ two engines must agree on whose turn it is, on the legal cards, and at the end o
 
 Each IS-MCTS decision is a fresh bot searched in a fork of a waiting process
 (`bench.forked_search`), so that a seed and a state give one search: OpenSpiel's bot alone
-does not repeat for a seed.
+does not repeat for a seed. Run as `python -m bench.ismcts_bench`, the command starts again
+with the address space laid out alike every run, and then gives the same figures each time
+it is run from the same checkout.
 
 OpenSpiel's hearts bot cannot choose a pass once another seat has passed (its resampling of
 the hidden cards fails there), so an IS-MCTS pass is searched on a copy of the deal turned so
@@ -35,7 +37,7 @@ from typing import Any
 
 from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
-from bench.forked_search import ForkedSearch
+from bench.forked_search import ForkedSearch, fixed_layout
 from domain.bots.base import Policy, bot_command
 from domain.bots.duplicate import dealt_state
 from domain.cards import DECK, QUEEN_OF_SPADES, Card, parse_card, penalty
@@ -389,5 +391,8 @@ if __name__ == "__main__":
     parser.add_argument("--versus", help="a second player, each alone against IS-MCTS on the "
                         "same deals, paired (no mirror, no table of four)")
     options = parser.parse_args()
+    if not fixed_layout():
+        print("  (the address space cannot be fixed here: IS-MCTS repeats within this run, "
+              "not from one run to the next)")
     main({"deals": options.deals, "simulations": options.simulations, "seed": options.seed,
           "expert": options.expert, "versus": options.versus})
