@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import select
 import signal
 import sys
 import time
@@ -55,12 +56,14 @@ def fixed_layout() -> bool:
 class ForkedSearch:
     """A waiting parent process; each `search` forks it, and the fork searches once."""
 
-    def __init__(self, game: Any, bot_for: Any) -> None:
-        """`bot_for(seed)` builds a fresh bot in the fork; `game` rebuilds the state there."""
+    def __init__(self, game: Any, bot_for: Any, patience: float | None = None) -> None:
+        """`bot_for(seed)` builds a fresh bot in the fork; `game` rebuilds the state there.
+        A search that has not answered within `patience` seconds (if given) is an error."""
+        self.patience = patience
         self._requests_read, self._requests = os.pipe()
         self._answers, self._answers_written = os.pipe()
-        self._parent = os.fork()
-        if self._parent == 0:
+        self._waiting = os.fork()
+        if self._waiting == 0:
             try:
                 os.close(self._requests)
                 os.close(self._answers)
@@ -80,7 +83,7 @@ class ForkedSearch:
             raise ValueError("the request does not fit")
         os.write(self._requests, request.ljust(REQUEST_BYTES, b"\0"))
         answer = array("d")
-        answer.frombytes(_read_exactly(self._answers, ANSWER_BYTES))
+        answer.frombytes(_read_exactly(self._answers, ANSWER_BYTES, self.patience))
         if answer[0] == FAILED:
             raise RuntimeError("the forked search failed")
         return [int(a) for a in answer[1:1 + steps]], answer[0]
@@ -88,12 +91,14 @@ class ForkedSearch:
     def close(self) -> None:
         os.close(self._requests)
         os.close(self._answers)
-        os.waitpid(self._parent, 0)
+        os.waitpid(self._waiting, 0)
 
 
-def _read_exactly(fd: int, size: int) -> bytes:
+def _read_exactly(fd: int, size: int, patience: float | None) -> bytes:
     got = b""
     while len(got) < size:
+        if not select.select([fd], [], [], patience)[0]:
+            raise TimeoutError("the forked search did not answer")
         chunk = os.read(fd, size - len(got))
         if not chunk:
             raise RuntimeError("the forked search's parent is gone")

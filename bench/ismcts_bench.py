@@ -141,7 +141,8 @@ class Reference:
         self.searches = ForkedSearch(self.game, partial(_bot, pyspiel, simulations))
 
     def reseed(self, seed: int) -> None:
-        """The seed of the decisions to come."""
+        """The seed of the decisions to come (any integer: each decision's own is
+        reduced to the bot's range)."""
         self.seed = seed
 
     def step(self, state: Any) -> tuple[int, float]:
@@ -271,13 +272,13 @@ def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") ->
     for d, deck, number in dealt(deals, seed):
         alone_points = {"expert": 0, "ismcts": 0}
         for k, (seat, who) in enumerate((s, w) for s in range(4) for w in ("expert", "ismcts")):
-            reference.reseed((seed * 1_000_003 + d * 9 + k) % 2**31)
+            reference.reseed(seed * 1_000_003 + d * 9 + k)
             played = play(deck, number, alone(seat, who))
             tally.takes["the expert alone" if who == "expert" else "IS-MCTS alone"].count(
                 played, seat)
             alone_points[who] += played.scores[seat]
         tally.per_deal.append((alone_points["expert"], alone_points["ismcts"]))
-        reference.reseed((seed * 1_000_003 + d * 9 + 8) % 2**31)
+        reference.reseed(seed * 1_000_003 + d * 9 + 8)
         home = play(deck, number, ["ismcts"] * 4)
         for seat in range(4):
             tally.takes["IS-MCTS at its own table"].count(home, seat)
@@ -335,7 +336,7 @@ def paired_run(deals: int, simulations: int, seed: int, first: str, second: str)
             deal_points = 0
             for seat in range(4):
                 chance = seed * 1_000_003 + d * 4 + seat
-                reference.reseed(chance % 2**31)
+                reference.reseed(chance)
                 played = play_round(deck, number, alone(seat, "expert"), reference, clock,
                                     Random(chance), player)
                 rounds[side, seat] = played

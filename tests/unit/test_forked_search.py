@@ -38,7 +38,7 @@ class AddressBot:
 
 @pytest.fixture()
 def searches() -> Iterator[ForkedSearch]:
-    forked = ForkedSearch(Line(), AddressBot)
+    forked = ForkedSearch(Line(), AddressBot, patience=60)  # fail, not hang, if it breaks
     yield forked
     forked.close()
 
