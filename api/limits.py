@@ -8,9 +8,6 @@ and Retry-After only a 429 or a 503, the replies that ask the client to wait.
 
 from __future__ import annotations
 
-import math
-import time
-
 from flask import Flask, Response, current_app, request
 from flask_limiter import HeaderNames, Limiter
 from flask_limiter.util import get_remote_address
@@ -69,17 +66,11 @@ def init_app(app: Flask, store: StoreConfig, create_limit: str = CREATE_LIMIT,
 
 def _retry_only_when_asked(response: Response) -> Response:
     """Flask-Limiter writes Retry-After on every limited reply; a client that honours it
-    would wait after a success. It belongs to a 429 or a 503 alone. On a 429 with the window
-    shut it is taken from the window's reset, rounded up: the limiter rounds the reset and the
-    wait down to whole seconds, so it could ask for 0 s while the window stays shut."""
+    would wait after a success. It belongs to a 429 or a 503 alone. The limiter truncates
+    the wait to whole seconds, so with the window shut for less than a second more it asked
+    for 0 s, and a client retried into the same 429: a 429 asks for at least a second."""
     if response.status_code not in (429, 503):
         response.headers.pop("Retry-After", None)
-    reset, asked = response.headers.get("RateLimit-Reset", ""), response.headers.get(
-        "Retry-After", "")
-    if (response.status_code == 429 and response.headers.get("RateLimit-Remaining") == "0"
-            and reset.isdigit() and asked.isdigit()):
-        # The window reopens within a second after the whole second it names; a longer
-        # wait asked for another reason (too many matches of bots) still stands.
-        shut = math.ceil(int(reset) + 1 - time.time())
-        response.headers["Retry-After"] = str(max(1, shut, int(asked)))
+    if response.status_code == 429 and response.headers.get("Retry-After") == "0":
+        response.headers["Retry-After"] = "1"
     return response
