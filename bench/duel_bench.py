@@ -62,6 +62,8 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-pass-whole": lambda: ExpertPolicy(read_pass=True, whole_pass=True),
     # 6, the others simulated as shooting the moon with two cards that may lose, not one
     "expert-bold": lambda: ExpertPolicy(bold_shooters=True),
+    # 6, the others simulated as leaving another's run at the moon for it alone to stop
+    "expert-lone": lambda: ExpertPolicy(lone_stopper=True),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

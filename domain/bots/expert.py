@@ -43,7 +43,8 @@ class ExpertPolicy:
                  close_calls: int = 0, kin: bool = False, plan_own: bool = False,
                  kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
                  read_kin: bool = True, read_pass: bool = False,
-                 whole_pass: bool = False, bold_shooters: bool = False) -> None:
+                 whole_pass: bool = False, bold_shooters: bool = False,
+                 lone_stopper: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -56,6 +57,7 @@ class ExpertPolicy:
         self.read_pass = read_pass
         self.whole_pass = whole_pass
         self.bold_shooters = bold_shooters
+        self.lone_stopper = lone_stopper
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -100,6 +102,10 @@ class ExpertPolicy:
             # The others may run at the moon on thinner hands than rules of thumb do, so the
             # search sees the moons a stronger shooter makes and what stops them.
             start.bold = ((1 << view.table.seats) - 1) & ~(1 << me)
+        if self.lone_stopper:
+            # Players who search with random play-outs rarely see a moon coming, so they do
+            # not fight one: the search counts on no one but itself to stop a run at the moon.
+            start.bystanders = ((1 << view.table.seats) - 1) & ~(1 << me)
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         tried = dict.fromkeys(alive, 0)

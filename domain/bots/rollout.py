@@ -62,6 +62,7 @@ class Table:
     kin_until: int = 52  # ... while fewer tricks than this have been taken (by default, all)
     kin_player: KinPlayer | None = None  # how a searching seat plays, if not by that search
     bold: int = 0  # a bit per seat that runs at the moon with BOLD_LOSERS cards that may lose
+    bystanders: int = 0  # a bit per seat that leaves another's run at the moon to the others
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
@@ -93,7 +94,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     voids = list(table.voids or [0] * seats)
     seek_jack = rules.jack_of_diamonds and jack is None
     total = sum(points)
-    kin, kin_until, bold = table.kin, table.kin_until, table.bold
+    kin, kin_until, bold, bystanders = table.kin, table.kin_until, table.bold, table.bystanders
     while True:
         if len(plays) == seats:
             taken = _points_in(plays)
@@ -110,12 +111,13 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
         hand = hands[seat]
         if kin >> seat & 1 and tricks < kin_until:
             now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids,
-                        bold=bold)
+                        bold=bold, bystanders=bystanders)
             card = (table.kin_player or searched_play)(rules, now, seat)
         else:
             card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
                            queen_played, voids, points, total,
-                           BOLD_LOSERS if bold >> seat & 1 else MOON_LOSERS)
+                           BOLD_LOSERS if bold >> seat & 1 else MOON_LOSERS,
+                           not bystanders >> seat & 1)
         if not plays:
             winner, top = seat, card
         elif card // 13 == top // 13:
@@ -159,7 +161,8 @@ def thumb_play(rules: Rules, table: Table, seat: int) -> int:
     return _choose(rules, table.hands, seat, table.plays, winner, top, not any(table.won),
                    table.broken, table.queen_played, table.voids or [0] * len(table.hands),
                    table.points, sum(table.points),
-                   BOLD_LOSERS if table.bold >> seat & 1 else MOON_LOSERS)
+                   BOLD_LOSERS if table.bold >> seat & 1 else MOON_LOSERS,
+                   not table.bystanders >> seat & 1)
 
 
 def legal_plays(rules: Rules, table: Table, seat: int) -> list[int]:
@@ -222,7 +225,7 @@ def played(rules: Rules, table: Table, hands: list[Hand], seat: int, card: int,
     return Table(dealt, table.leader, [*table.plays, (seat, card)], list(table.points),
                  list(table.won), table.jack, broken, table.queen_played or card == QUEEN,
                  voids, table.kin if kin is None else kin, table.kin_until, table.kin_player,
-                 table.bold)
+                 table.bold, table.bystanders)
 
 
 def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:
@@ -249,16 +252,17 @@ def _points_in(plays: Sequence[tuple[int, int]]) -> int:
 
 def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, int]],
             winner: int, top: int, first_trick: bool, broken: bool, queen_played: bool,
-            voids: list[int], points: list[int], total: int, may_lose: int) -> int:
+            voids: list[int], points: list[int], total: int, may_lose: int,
+            fights_moons: bool) -> int:
     """The card `seat` plays: a competent player's rules of thumb, the moon's both ways; it
     runs at the moon holding every point so far with at most `may_lose` cards that could
-    lose. (Many plain arguments rather than one object: this runs millions of times a
-    minute.)"""
+    lose, and, if it `fights_moons`, fights another's run. (Many plain arguments rather than
+    one object: this runs millions of times a minute.)"""
     hand = hands[seat]
     shooting = 0 < total == points[seat] and losers(hands, seat) <= may_lose
     # Past MOON_WATCH, at most one seat can hold every point taken.
     threat = points.index(total) if total >= MOON_WATCH and total in points else None
-    defend = threat is not None and threat != seat
+    defend = fights_moons and threat is not None and threat != seat
     if not plays:
         if shooting:
             return _lead_to_win(hands, seat, broken)

@@ -66,7 +66,7 @@ def _into_round(rules, rng, plays):
 def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed, kin):
     """With `kin`, the seats of its bits choose by a one-ply search over their own legal
     cards: the replay holds that list to the rules too. Each seed makes a pattern of seats of
-    its own bold shooters."""
+    its own bold shooters and bystanders to a moon."""
     rng = Random(seed)
     state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
     seat = state.round.turn
@@ -75,6 +75,7 @@ def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, s
     table.hands = [hand_of(state.round.hands[s]) for s in range(4)]  # the true deal
     table.kin = kin
     table.bold = seed % 16
+    table.bystanders = seed * 7 % 16
     trace: list[tuple[int, int]] = []
     scores = rollout(rules, table, trace)
     scored = None
@@ -112,6 +113,15 @@ SPREAD = ("3C 4C 5C 6C 3D 4D 5D 6D 3S 4S 5S 6S", "7C 8C 9C TC 7D 8D 9D TD 7S 8S 
 def test_a_simulated_seat_leads_its_top_heart_against_a_moon():
     assert _first_play(_table(SPREAD, 2, (0, 0, 0, 12))) == "AH"
     assert _first_play(_table(SPREAD, 2, (0, 0, 0, 0))) != "AH"
+
+
+def test_a_bystander_leaves_a_run_at_the_moon_to_the_others():
+    table = _table(SPREAD, 2, (0, 0, 0, 12))
+    table.bystanders = 0b0100
+    assert _first_play(table) == _first_play(_table(SPREAD, 2, (0, 0, 0, 0)))
+    table = _table(SPREAD, 2, (0, 0, 0, 12))
+    table.bystanders = 0b1011  # the others stand by, not South
+    assert _first_play(table) == "AH"
 
 
 def test_a_simulated_seat_that_can_take_every_trick_goes_for_the_moon():
