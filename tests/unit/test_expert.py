@@ -320,3 +320,32 @@ def test_an_expert_wary_of_bold_shooters_simulates_the_others_running_at_the_moo
         choices = {Given(iterations=40, pass_rollouts=0, bold_shooters=wary).choose_play(
             view, Random(s)) for s in range(3)}
         assert choices == {best[bold]}
+
+
+def test_an_expert_that_stops_moons_alone_discards_a_point_to_a_bystander():
+    """Seat 3 holds every point so far, 23; seat 0 is void in the diamond led. On the true
+    deal, with the others simulated as fighting the moon, every discard does alike; with the
+    others standing by, only the heart given to another seat stops the moon, and the expert
+    that counts on no one but itself plays it."""
+    state = _heuristic_round(33, 37)
+    assert state.round.turn == 0 and state.round.points == (0, 0, 0, 23)
+    view = view_for(state, 0)
+    source = OneDeal(state)
+
+    class Given(ExpertPolicy):
+        def deals(self, view, k):
+            return source
+
+    k = knowledge(view)
+    start = table_of(view, k)
+    cards = distinct_plays(view, k, sorted(view.you.legal))
+    scores = {}
+    for bystanders in (0, 0b1110):
+        start.bystanders = bystanders
+        scores[bystanders] = {card: outcome(view.rules, start, source.hands, 0, card)
+                              for card in cards}
+    assert len(set(scores[0].values())) == 1
+    assert min(scores[0b1110], key=scores[0b1110].__getitem__) == parse_card("3H")
+    choices = {Given(iterations=40, pass_rollouts=0, lone_stopper=True).choose_play(
+        view, Random(s)) for s in range(3)}
+    assert choices == {parse_card("3H")}
