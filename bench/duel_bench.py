@@ -42,6 +42,7 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "heuristic": HeuristicPolicy,
     "expert": ExpertPolicy,
     "expert-close": lambda: ExpertPolicy(close_calls=1600),  # 6, close calls given more
+    "expert-close-800": lambda: ExpertPolicy(close_calls=800),  # and at most half as many
     "expert-5": lambda: ExpertPolicy(read_plays=False),  # version 5, as it shipped
     "expert-4": lambda: ExpertPolicy(800, 0, read_plays=False),  # version 4, as it shipped
     "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False),  # 4, twice the deals
