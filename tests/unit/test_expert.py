@@ -294,13 +294,12 @@ def _heuristic_round(seed, plays):
     return state
 
 
-def test_an_expert_wary_of_bold_shooters_simulates_the_others_running_at_the_moon():
-    """West holds the queen, every point so far. On the true deal, South's search keeps the
-    best card with the others simulated as bold shooters, and here that is another card than
-    with rules-of-thumb shooters: the search now sees West's moon and stops it."""
-    state = _heuristic_round(2, 26)
-    assert state.round.turn == 2 and state.round.points == (13, 0, 0, 0)
-    view = view_for(state, 2)
+def _on_the_true_deal(state, **table):
+    """Each distinct legal card's outcome for the seat to play on `state`'s true deal, with
+    the simulation's `table` fields set; and the expert (given `expert` options) choosing
+    there on the true deal, one choice per seed of three."""
+    seat = state.round.turn
+    view = view_for(state, seat)
     source = OneDeal(state)
 
     class Given(ExpertPolicy):
@@ -309,17 +308,33 @@ def test_an_expert_wary_of_bold_shooters_simulates_the_others_running_at_the_moo
 
     k = knowledge(view)
     start = table_of(view, k)
+    for field, bits in table.items():
+        setattr(start, field, bits)
     cards = distinct_plays(view, k, sorted(view.you.legal))
-    best = {}
-    for bold in (0, 0b1011):
-        start.bold = bold
-        scores = {card: outcome(view.rules, start, source.hands, 2, card) for card in cards}
-        best[bold] = min(scores, key=scores.__getitem__)
-    assert best[0] != best[0b1011]
-    for wary, bold in ((False, 0), (True, 0b1011)):
-        choices = {Given(iterations=40, pass_rollouts=0, bold_shooters=wary).choose_play(
-            view, Random(s)) for s in range(3)}
-        assert choices == {best[bold]}
+    scores = {card: outcome(view.rules, start, source.hands, seat, card) for card in cards}
+
+    def choices(**expert):
+        return {Given(iterations=40, pass_rollouts=0, **expert).choose_play(view, Random(s))
+                for s in range(3)}
+
+    return scores, choices
+
+
+def _best(scores):
+    return min(scores, key=scores.__getitem__)
+
+
+def test_an_expert_wary_of_bold_shooters_simulates_the_others_running_at_the_moon():
+    """West holds the queen, every point so far. On the true deal, South's search keeps the
+    best card with the others simulated as bold shooters, and here that is another card than
+    with rules-of-thumb shooters: the search now sees West's moon and stops it."""
+    state = _heuristic_round(2, 26)
+    assert state.round.turn == 2 and state.round.points == (13, 0, 0, 0)
+    plain, choices = _on_the_true_deal(state)
+    wary, _ = _on_the_true_deal(state, bold=0b1011)
+    assert _best(plain) != _best(wary)
+    assert choices() == {_best(plain)}
+    assert choices(bold_shooters=True) == {_best(wary)}
 
 
 def test_an_expert_that_stops_moons_alone_discards_a_point_to_a_bystander():
@@ -329,23 +344,8 @@ def test_an_expert_that_stops_moons_alone_discards_a_point_to_a_bystander():
     that counts on no one but itself plays it."""
     state = _heuristic_round(33, 37)
     assert state.round.turn == 0 and state.round.points == (0, 0, 0, 23)
-    view = view_for(state, 0)
-    source = OneDeal(state)
-
-    class Given(ExpertPolicy):
-        def deals(self, view, k):
-            return source
-
-    k = knowledge(view)
-    start = table_of(view, k)
-    cards = distinct_plays(view, k, sorted(view.you.legal))
-    scores = {}
-    for bystanders in (0, 0b1110):
-        start.bystanders = bystanders
-        scores[bystanders] = {card: outcome(view.rules, start, source.hands, 0, card)
-                              for card in cards}
-    assert len(set(scores[0].values())) == 1
-    assert min(scores[0b1110], key=scores[0b1110].__getitem__) == parse_card("3H")
-    choices = {Given(iterations=40, pass_rollouts=0, lone_stopper=True).choose_play(
-        view, Random(s)) for s in range(3)}
-    assert choices == {parse_card("3H")}
+    fought, choices = _on_the_true_deal(state)
+    alone, _ = _on_the_true_deal(state, bystanders=0b1110)
+    assert len(set(fought.values())) == 1
+    assert _best(alone) == parse_card("3H")
+    assert choices(lone_stopper=True) == {parse_card("3H")}
