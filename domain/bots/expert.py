@@ -98,14 +98,15 @@ class ExpertPolicy:
         start.kin = self.searching_seats(view)
         start.kin_until = len(view.tricks) + (self.kin_tricks or view.table.hand_size)
         start.kin_player = self.kin_player
+        others = ((1 << view.table.seats) - 1) & ~(1 << me)
         if self.bold_shooters:
             # The others may run at the moon on thinner hands than rules of thumb do, so the
             # search sees the moons a stronger shooter makes and what stops them.
-            start.bold = ((1 << view.table.seats) - 1) & ~(1 << me)
+            start.bold = others
         if self.lone_stopper:
             # Players who search with random play-outs rarely see a moon coming, so they do
             # not fight one: the search counts on no one but itself to stop a run at the moon.
-            start.bystanders = ((1 << view.table.seats) - 1) & ~(1 << me)
+            start.bystanders = others
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         tried = dict.fromkeys(alive, 0)

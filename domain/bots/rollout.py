@@ -95,6 +95,9 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     seek_jack = rules.jack_of_diamonds and jack is None
     total = sum(points)
     kin, kin_until, bold, bystanders = table.kin, table.kin_until, table.bold, table.bystanders
+    # Each seat's ways with the moon, looked up once rather than at every play.
+    may_lose = [BOLD_LOSERS if bold >> s & 1 else MOON_LOSERS for s in range(seats)]
+    fights_moons = [not bystanders >> s & 1 for s in range(seats)]
     while True:
         if len(plays) == seats:
             taken = _points_in(plays)
@@ -115,9 +118,8 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
             card = (table.kin_player or searched_play)(rules, now, seat)
         else:
             card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
-                           queen_played, voids, points, total,
-                           BOLD_LOSERS if bold >> seat & 1 else MOON_LOSERS,
-                           not bystanders >> seat & 1)
+                           queen_played, voids, points, total, may_lose[seat],
+                           fights_moons[seat])
         if not plays:
             winner, top = seat, card
         elif card // 13 == top // 13:
