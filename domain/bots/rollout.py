@@ -13,6 +13,7 @@ score is `domain.scoring`'s.
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -98,6 +99,8 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     # Each seat's ways with the moon, looked up once rather than at every play.
     may_lose = [BOLD_LOSERS if bold >> s & 1 else MOON_LOSERS for s in range(seats)]
     fights_moons = [not bystanders >> s & 1 for s in range(seats)]
+    queen_breaks = rules.queen_breaks_hearts
+    led = top // 13
     while True:
         if len(plays) == seats:
             taken = _points_in(plays)
@@ -111,8 +114,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
                 break
             leader, plays, first_trick = winner, [], False
         seat = (leader + len(plays)) % seats
-        hand = hands[seat]
-        if kin >> seat & 1 and tricks < kin_until:
+        if kin and kin >> seat & 1 and tricks < kin_until:
             now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids,
                         bold=bold, bystanders=bystanders)
             card = (table.kin_player or searched_play)(rules, now, seat)
@@ -120,20 +122,23 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
             card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
                            queen_played, voids, points, total, may_lose[seat],
                            fights_moons[seat])
+        suit = card // 13
         if not plays:
-            winner, top = seat, card
-        elif card // 13 == top // 13:
+            winner, top, led = seat, card, suit
+        elif suit == led:
             if card > top:
                 winner, top = seat, card
         else:
-            voids[seat] |= 1 << (top // 13)
-        hand[card // 13].remove(card)
+            voids[seat] |= 1 << led
+        hands[seat][suit].remove(card)
         plays.append((seat, card))
         if trace is not None:
             trace.append((seat, card))
-        if card >= FIRST_HEART or (card == QUEEN and rules.queen_breaks_hearts):
+        if card >= FIRST_HEART:
             broken = True
-        queen_played = queen_played or card == QUEEN
+        elif card == QUEEN:
+            queen_played = True
+            broken = broken or queen_breaks
     sun = next((s for s in range(seats) if won[s] == last_trick), None)
     return round_scores(rules, tuple(points), sun, jack)
 
@@ -261,6 +266,8 @@ def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, i
     lose, and, if it `fights_moons`, fights another's run. (Many plain arguments rather than
     one object: this runs millions of times a minute.)"""
     hand = hands[seat]
+    if plays and len(hand[top // 13]) == 1:
+        return hand[top // 13][0]  # the one card that follows suit, whatever the plan
     shooting = 0 < total == points[seat] and losers(hands, seat) <= may_lose
     # Past MOON_WATCH, at most one seat can hold every point taken.
     threat = points.index(total) if total >= MOON_WATCH and total in points else None
@@ -283,15 +290,20 @@ def _choose(rules: Rules, hands: list[Hand], seat: int, plays: list[tuple[int, i
 
 
 def losers(hands: list[Hand], seat: int) -> int:
-    """How many of the seat's cards could lose a trick to a card another seat holds."""
+    """How many of the seat's cards could lose a trick to a card another seat holds: its
+    card with `position` of its own above it loses if more than `position` others' do."""
     count = 0
+    mine_by_suit = hands[seat]
     for suit in (CLUBS, DIAMONDS, SPADES, HEARTS):
-        mine = hands[seat][suit]
+        mine = mine_by_suit[suit]
         if not mine:
             continue
-        others = [c for o in range(len(hands)) if o != seat for c in hands[o][suit]]
+        # Every card of the suit still held, the seat's own among them: the others' cards
+        # above one of its own are all those above it less its own.
+        held = sorted([c for hand in hands for c in hand[suit]])
+        out = len(held)
         for position, card in enumerate(reversed(mine)):
-            if sum(1 for c in others if c > card) > position:
+            if out - bisect(held, card) - position > position:
                 count += 1
     return count
 
@@ -315,42 +327,51 @@ def _lead_to_win(hands: list[Hand], seat: int, broken: bool) -> int:
 
 def _lead(hands: list[Hand], seat: int, first_trick: bool, broken: bool, queen_played: bool,
           voids: list[int]) -> int:
-    """The safest lead: not a sure winner, not into the queen, low, where no one is void."""
+    """The safest lead: not a sure winner, not into the queen, low, where no one is void.
+    (Each card's risk and rank are weighed as one number, risk * 16 + rank: the same order
+    as the pair, cheaper to compare.)"""
     if first_trick:
         return TWO_CLUBS
     hand = hands[seat]
-    holds_queen = QUEEN in hand[SPADES]
-    others: list[Hand] = []
+    spades = hand[SPADES]
+    holds_queen = QUEEN in spades
+    seats = len(hands)
     others_void = 0
-    for other in range(len(hands)):
+    for other in range(seats):
         if other != seat:
-            others.append(hands[other])
             others_void |= voids[other]
-    side = hand[CLUBS] or hand[DIAMONDS] or hand[SPADES]
-    best, best_key = -1, (999, 99)
+    hearts_barred = not broken and bool(hand[CLUBS] or hand[DIAMONDS] or spades)
+    best, best_key = -1, 1 << 30
     for suit in (CLUBS, DIAMONDS, SPADES, HEARTS):
         cards = hand[suit]
-        if not cards or (suit == HEARTS and side and not broken):
+        if not cards or (suit == HEARTS and hearts_barred):
             continue
         others_top = -1
-        for other_hand in others:
-            held = other_hand[suit]
-            if held and held[-1] > others_top:
-                others_top = held[-1]
-        for card in cards if suit == SPADES else cards[:1]:
-            risk = SURE_WIN if card > others_top else 0
-            if suit == SPADES:
-                if card > QUEEN and not queen_played and not holds_queen:
-                    risk += UNDER_QUEEN
-                elif card == QUEEN:
-                    risk += QUEEN_LEAD
-                elif card < QUEEN and not holds_queen:
-                    risk += FLUSH_QUEEN
-            elif suit == HEARTS:
+        for other in range(seats):
+            if other != seat:
+                held = hands[other][suit]
+                if held and held[-1] > others_top:
+                    others_top = held[-1]
+        void_seen = VOID_SEEN if others_void >> suit & 1 else 0
+        if suit != SPADES:
+            card = cards[0]
+            risk = (SURE_WIN if card > others_top else 0) + void_seen
+            if suit == HEARTS:
                 risk += HEART_LEAD
-            if others_void >> suit & 1:
-                risk += VOID_SEEN
-            key = (risk, card % 13)
+            key = risk * 16 + card % 13
+            if key < best_key:
+                best, best_key = card, key
+            continue
+        for card in cards:
+            risk = (SURE_WIN if card > others_top else 0) + void_seen
+            if card > QUEEN:
+                if not queen_played and not holds_queen:
+                    risk += UNDER_QUEEN
+            elif card == QUEEN:
+                risk += QUEEN_LEAD
+            elif not holds_queen:
+                risk += FLUSH_QUEEN
+            key = risk * 16 + card % 13
             if key < best_key:
                 best, best_key = card, key
     return best
@@ -360,13 +381,17 @@ def _follow(cards: list[int], top: int, last: bool, take_from_shooter: bool) -> 
     """Duck under the highest card played; if we cannot, win it as high as is safe."""
     if take_from_shooter and cards[-1] > top:
         return cards[-1]
-    if QUEEN in cards and top > QUEEN:
+    if top > QUEEN and QUEEN in cards:
         return QUEEN  # someone else's king or ace takes the queen
-    under = [c for c in cards if c < top and c != QUEEN]
+    # No queen is below `top` here (she would have gone on it above), so the highest card
+    # under it ducks.
+    under = bisect(cards, top)
     if under:
-        return under[-1]
-    safe = [c for c in cards if c != QUEEN] or cards
-    return safe[-1] if last else safe[0]
+        return cards[under - 1]
+    # Every card is above `top`: the highest when last (the queen kept back), else the lowest.
+    if last:
+        return cards[-2] if cards[-1] == QUEEN and len(cards) > 1 else cards[-1]
+    return cards[1] if cards[0] == QUEEN and len(cards) > 1 else cards[0]
 
 
 def _discard(rules: Rules, hand: Hand, first_trick: bool, queen_played: bool,

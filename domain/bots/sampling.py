@@ -127,16 +127,17 @@ class Sampler:
         cards.sort(key=lambda c: len(allowed[c]))  # the most constrained first
         draw = rng.random
         for card in cards:
-            options = [s for s in allowed[card] if room[s] > 0]
+            # A seat with room left, in proportion to its room: what `Random.choices`
+            # draws, inline.
+            options, weights, total = [], [], 0
+            for s in allowed[card]:
+                if room[s] > 0:
+                    total += room[s]
+                    weights.append(total)
+                    options.append(s)
             if not options:
                 return None
-            # A seat in proportion to its room left: what `Random.choices` draws, inline.
-            weights, total = [], 0
-            for s in options:
-                total += room[s]
-                weights.append(total)
             seat = options[bisect(weights, draw() * total, 0, len(options) - 1)]
             held[seat].append(card)
             room[seat] -= 1
         return [suited(cards_held) for cards_held in held]
-

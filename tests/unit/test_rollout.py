@@ -17,8 +17,10 @@ from domain.bots.rollout import (
     played,
     rollout,
     searched_play,
+    suited,
+    thumb_play,
 )
-from domain.cards import DECK
+from domain.cards import DECK, QUEEN_OF_SPADES
 from domain.commands import PassCards, PlayCard
 from domain.decide import decide
 from domain.events import RoundScored
@@ -34,6 +36,8 @@ OPTIONS = [
     Rules(shoot_the_sun=True, jack_of_diamonds=True, moon=MoonRule.SUBTRACT_FROM_SELF),
     Rules(jack_of_diamonds=True, moon=MoonRule.SHOOTER_CHOICE, queen_breaks_hearts=True),
 ]
+QUEEN = QUEEN_OF_SPADES.index
+SPADES = 2
 
 
 def _lumpy_deck(rng):
@@ -145,6 +149,58 @@ def test_a_bold_simulated_seat_runs_at_the_moon_with_two_cards_that_may_lose():
     table = _table(hands, 2, (0, 0, 5, 0))
     table.bold = 0b1011  # the others are bold, not South
     assert _first_play(table) == "2D"
+
+
+def _random_hands(rng, seats=4):
+    deck = list(range(52))
+    rng.shuffle(deck)
+    size = rng.randint(1, 52 // seats)
+    return [suited(deck[s * size:(s + 1) * size]) for s in range(seats)]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_losers_counts_each_card_that_more_of_the_others_cards_outrank_than_its_own(seed):
+    rng = Random(seed)
+    hands = _random_hands(rng, rng.randint(3, 6))
+    seat = rng.randrange(len(hands))
+    stated = 0
+    for suit, mine in enumerate(hands[seat]):
+        others = [c for o, hand in enumerate(hands) if o != seat for c in hand[suit]]
+        for above, card in enumerate(reversed(mine)):  # `above`: its own cards above it
+            stated += sum(c > card for c in others) > above
+    assert losers(hands, seat) == stated
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_a_simulated_seat_that_can_follow_ducks_or_else_wins_as_high_as_is_safe(seed):
+    """Following with nothing at stake: the queen onto a higher spade, else the highest card
+    under the trick's top; else, last to play, the highest card but the queen, and earlier the
+    lowest but the queen."""
+    rng = Random(seed)
+    led = SPADES if rng.random() < 0.5 else rng.randrange(4)
+    suit = rng.sample(range(led * 13, led * 13 + 13), 13)
+    if led == SPADES and rng.random() < 0.6:  # the queen in the seat's hand, often
+        suit.remove(QUEEN)
+        suit.insert(0, QUEEN)
+    mine = sorted(suit[:rng.randint(1, 5)])
+    rest = suit[len(mine):]
+    other = (led + 1) % 4 * 13
+    elsewhere = rng.sample(range(other, other + 13), 3)  # discards from a void
+    plays = [(s, rest.pop() if s == 0 or rng.random() < 0.7 else elsewhere.pop())
+             for s in range(rng.randint(1, 3))]
+    seat = len(plays)
+    hands = [[[], [], [], []] for _ in range(4)]
+    hands[seat][led] = mine
+    top = max(c for _, c in plays if c // 13 == led)
+    plain = [c for c in mine if c != QUEEN] or mine
+    if QUEEN in mine and top > QUEEN:
+        stated = QUEEN
+    elif any(c < top for c in plain):
+        stated = max(c for c in plain if c < top)
+    else:
+        stated = plain[-1] if seat == 3 else plain[0]
+    table = Table(hands, 0, plays, [0] * 4, [1, 0, 0, 0], None, True, False)
+    assert thumb_play(Rules(), table, seat) == stated
 
 
 def test_a_simulated_seat_does_not_lead_into_a_known_void():
