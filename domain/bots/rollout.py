@@ -89,7 +89,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     leader, broken, queen_played, jack = table.leader, table.broken, table.queen_played, table.jack
     seats = len(hands)
     tricks = sum(won)
-    last_trick = tricks + (sum(len(s) for h in hands for s in h) + len(plays)) // seats
+    last_trick = tricks + (sum([len(s) for h in hands for s in h]) + len(plays)) // seats
     first_trick = tricks == 0
     winner, top = _winning(plays)
     voids = list(table.voids or [0] * seats)
@@ -103,7 +103,12 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     led = top // 13
     while True:
         if len(plays) == seats:
-            taken = _points_in(plays)
+            taken = 0  # `_points_in`, inline: this runs at every trick of every rollout
+            for _, card in plays:
+                if card >= FIRST_HEART:
+                    taken += 1
+                elif card == QUEEN:
+                    taken += 13
             points[winner] += taken
             total += taken
             won[winner] += 1
@@ -415,4 +420,10 @@ def _discard(rules: Rules, hand: Hand, first_trick: bool, queen_played: bool,
         return spades[-1]
     if hand[HEARTS]:
         return hand[HEARTS][-1]
-    return max((s[-1] for s in hand if s), key=lambda c: c % 13 - 2 * len(hand[c // 13]))
+    # The highest card of the suit whose top is highest less twice its length (the first such
+    # suit on a tie): shedding it leaves a short suit shorter.
+    best, best_key = -1, -99
+    for suit in hand:
+        if suit and suit[-1] % 13 - 2 * len(suit) > best_key:
+            best, best_key = suit[-1], suit[-1] % 13 - 2 * len(suit)
+    return best
