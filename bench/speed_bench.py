@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 from random import Random
+from statistics import mean, quantiles
 from types import ModuleType
 from typing import Any
 
@@ -70,10 +71,11 @@ def copy_table(module: Any, table: Any) -> Any:
                         [0] * 4, [0] * 4, None, False, False)
 
 
-def race(first: Any, second: Any, rounds: int) -> tuple[float, float]:
-    """Seconds spent by `first` and by `second`, two callables of an index, called in turns
-    (which goes first alternating) over `rounds` passes of `range(first.count)`."""
-    spent = [0.0, 0.0]
+def race(first: Any, second: Any, rounds: int) -> tuple[list[float], list[float]]:
+    """The seconds of each call of `first` and of `second`, two callables of an index,
+    called in turns (which goes first alternating) over `rounds` passes of
+    `range(first.count)`."""
+    spent: tuple[list[float], list[float]] = ([], [])
     clock = time.perf_counter
     for turn in range(rounds * first.count):
         index = turn % first.count
@@ -82,8 +84,8 @@ def race(first: Any, second: Any, rounds: int) -> tuple[float, float]:
             run = (first, second)[side]
             start = clock()
             run(index)
-            spent[side] += clock() - start
-    return spent[0], spent[1]
+            spent[side].append(clock() - start)
+    return spent
 
 
 class Rollouts:
@@ -117,21 +119,23 @@ def main(argv: list[str] | None = None) -> None:
     other_tables = rollout_tables(other["domain.bots.rollout"], 200, args.seed)
     other_s, this_s = race(Rollouts(other["domain.bots.rollout"], other_tables),
                            Rollouts(this_rollout, this_tables), args.rounds * 5)
-    done = 200 * args.rounds * 5
-    print(f"rollout from the deal: other {other_s / done * 1e6:.1f} µs, "
-          f"this {this_s / done * 1e6:.1f} µs, this/other {this_s / other_s:.3f}")
+    print(f"rollout from the deal: other {mean(other_s) * 1e6:.1f} µs, "
+          f"this {mean(this_s) * 1e6:.1f} µs, this/other {sum(this_s) / sum(other_s):.3f}")
 
     views = positions(args.positions, seed=args.seed)
     other_chose: list[Any] = []
     this_chose: list[Any] = []
     other_s, this_s = race(Decisions(other["domain.bots.expert"], views, other_chose),
                            Decisions(this_expert, views, this_chose), args.rounds)
-    done = len(views) * args.rounds
     alike = sum(a == b for a, b in zip(sorted(other_chose), sorted(this_chose), strict=True))
-    print(f"expert decision ({len(views)} positions x {args.rounds}): "
-          f"other {other_s / done * 1e3:.1f} ms, this {this_s / done * 1e3:.1f} ms, "
-          f"this/other {this_s / other_s:.3f}; the same card {alike} times of {done}")
+    print(f"expert decision ({len(views)} positions x {args.rounds}), mean p50 p95: "
+          f"other {_ms(other_s)}, this {_ms(this_s)}, this/other "
+          f"{sum(this_s) / sum(other_s):.3f}; the same card {alike} times of {len(this_s)}")
 
+
+def _ms(times: list[float]) -> str:
+    cuts = quantiles(times, n=20)
+    return f"{mean(times) * 1e3:.1f} {cuts[9] * 1e3:.1f} {cuts[18] * 1e3:.1f} ms"
 
 if __name__ == "__main__":
     main()
