@@ -22,7 +22,9 @@ for the quick run, or `.venv/bin/python -m bench ismcts-full` for the full one; 
 one's own choosing with `.venv/bin/python -m bench.ismcts_bench --deals 60 --simulations 4000
 --seed 3300`. `--expert NAME` plays a variant `bench duel` knows; with `--versus NAME` too,
 the two each play alone against IS-MCTS on the same deals, paired: IS-MCTS searches alike
-wherever the two players' rounds are alike.
+wherever the two players' rounds are alike. `--expert expert-sighted` is a bound, not a
+player: the expert's search shown every hand (`bench sighted`), for what the same opposition
+could come to were the hidden cards known.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
 from bench.forked_search import ForkedSearch, fixed_layout
+from bench.sighted_bench import sight
 from domain.bots.base import Policy, bot_command
 from domain.bots.duplicate import dealt_state
 from domain.cards import DECK, QUEEN_OF_SPADES, Card, parse_card, penalty
@@ -193,6 +196,7 @@ def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
     together."""
     state: Match = dealt_state(deck, number, SECRET, RULES)
     assert state.round is not None
+    show = sight([expert])
     hands = [tuple(h) for h in state.round.hands]
     direction = pass_direction(number).value
     mirror = reference.dealt(hands, direction)
@@ -201,6 +205,7 @@ def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
         seat = mirror.current_player()
         _agree(state, mirror, seat)
         if side[seat] == "expert":
+            show(state, SECRET)  # the whole state, to a player that is a bound seeing it
             command = clock.timed("expert", partial(
                 bot_command, view_for(state, seat), expert, rng, SECRET))
         elif state.status is Status.PASSING:
