@@ -67,6 +67,8 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-lone": lambda: ExpertPolicy(lone_stopper=True),
     # 6 given, plays and passes alike, the rollouts its faster search makes in its former time
     "expert-2000": lambda: ExpertPolicy(2000, 1250),
+    # 6, the others simulated as now and then playing a legal card at random
+    "expert-noisy": lambda: ExpertPolicy(noisy_others=True),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

@@ -22,7 +22,7 @@ from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
 from domain.bots.rollout import Hand, KinPlayer, Table, distinct, margin, played, rollout
 from domain.bots.sampling import Deals, Sampler
-from domain.cards import QUEEN_OF_SPADES, Card
+from domain.cards import DECK, QUEEN_OF_SPADES, Card
 from domain.rules import MoonRule, Rules
 from domain.scoring import jack_taker
 from domain.views import MatchView
@@ -44,7 +44,7 @@ class ExpertPolicy:
                  kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
                  read_kin: bool = True, read_pass: bool = False,
                  whole_pass: bool = False, bold_shooters: bool = False,
-                 lone_stopper: bool = False) -> None:
+                 lone_stopper: bool = False, noisy_others: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -58,6 +58,7 @@ class ExpertPolicy:
         self.whole_pass = whole_pass
         self.bold_shooters = bold_shooters
         self.lone_stopper = lone_stopper
+        self.noisy_others = noisy_others
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -107,6 +108,10 @@ class ExpertPolicy:
             # Players who search with random play-outs rarely see a moon coming, so they do
             # not fight one: the search counts on no one but itself to stop a run at the moon.
             start.bystanders = others
+        if self.noisy_others:
+            # The others may not play as rules of thumb would: now and then each plays a card
+            # at random, so no choice leans on one model of them being exactly right.
+            start.noisy = others
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         tried = dict.fromkeys(alive, 0)
@@ -119,7 +124,8 @@ class ExpertPolicy:
         for left in range(rounds, 0, -1):
             for _ in range(max(1, self.iterations // rounds // len(alive))):
                 hands = sampler.deal(rng)
-                # The same deal for every card: only the card differs.
+                self.slips(start, rng)
+                # The same deal (and slips) for every card: only the card differs.
                 scored = [outcome(view.rules, start, hands, me, card) for card in alive]
                 for card, score in zip(alive, scored, strict=True):
                     totals[card] += score
@@ -152,6 +158,11 @@ class ExpertPolicy:
         return sum(1 << s for s, spec in enumerate(view.seats)
                    if s != view.you.seat and spec.bot == self.name)
 
+    def slips(self, start: Table, rng: Random) -> None:
+        """With `noisy_others`, a fresh draw per play for the noisy seats of a sampled deal."""
+        if self.noisy_others:
+            start.slips = [rng.random() for _ in range(len(DECK))]
+
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         """Where the search draws its deals of the unseen cards: all the seat knows. (A
         bench measures what seeing the hands would be worth by overriding it.)"""
@@ -169,6 +180,7 @@ class ExpertPolicy:
                 return
             for _ in range(CLOSE_BATCH):
                 hands = sampler.deal(rng)
+                self.slips(start, rng)
                 first, second = (outcome(view.rules, start, hands, view.you.seat, card)
                                  for card in pair)
                 totals[pair[0]] += first

@@ -43,6 +43,8 @@ KinPlayer = Callable[[Rules, "Table", int], int]
 # the moon: a rules-of-thumb player's one, and a bolder shooter's (`Table.bold`).
 MOON_LOSERS = 1
 BOLD_LOSERS = 2
+# How often a seat of `Table.noisy` plays a legal card at random instead of by rules of thumb.
+SLIP = 0.2
 
 
 @dataclass(slots=True)
@@ -64,6 +66,11 @@ class Table:
     kin_player: KinPlayer | None = None  # how a searching seat plays, if not by that search
     bold: int = 0  # a bit per seat that runs at the moon with BOLD_LOSERS cards that may lose
     bystanders: int = 0  # a bit per seat that leaves another's run at the moon to the others
+    noisy: int = 0  # a bit per seat that now and then plays a legal card at random (`SLIP`)
+    # One uniform draw per play of the round, by its number from the first trick's lead: a
+    # noisy seat whose draw falls under SLIP plays at random. Drawn by the caller, so that the
+    # rollouts of every card on one sampled deal slip alike.
+    slips: Sequence[float] | None = None
 
 
 def hand_of(cards: Iterable[Card]) -> Hand:
@@ -96,6 +103,8 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
     seek_jack = rules.jack_of_diamonds and jack is None
     total = sum(points)
     kin, kin_until, bold, bystanders = table.kin, table.kin_until, table.bold, table.bystanders
+    slips = table.slips or ()
+    noisy = table.noisy if slips else 0
     # Each seat's ways with the moon, looked up once rather than at every play.
     may_lose = [BOLD_LOSERS if bold >> s & 1 else MOON_LOSERS for s in range(seats)]
     fights_moons = [not bystanders >> s & 1 for s in range(seats)]
@@ -121,8 +130,12 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
         seat = (leader + len(plays)) % seats
         if kin and kin >> seat & 1 and tricks < kin_until:
             now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids,
-                        bold=bold, bystanders=bystanders)
+                        bold=bold, bystanders=bystanders, noisy=noisy, slips=slips)
             card = (table.kin_player or searched_play)(rules, now, seat)
+        elif noisy >> seat & 1 and (slip := slips[tricks * seats + len(plays)]) < SLIP:
+            # Under SLIP the draw, scaled, is itself uniform: it picks the card.
+            cards = _legal(rules, hands[seat], plays, first_trick, broken)
+            card = cards[int(slip / SLIP * len(cards))]
         else:
             card = _choose(rules, hands, seat, plays, winner, top, first_trick, broken,
                            queen_played, voids, points, total, may_lose[seat],
@@ -179,15 +192,18 @@ def thumb_play(rules: Rules, table: Table, seat: int) -> int:
 
 def legal_plays(rules: Rules, table: Table, seat: int) -> list[int]:
     """The cards `seat` may play now, by `domain.legal`'s rules, in ascending order."""
-    hand = table.hands[seat]
-    first_trick = not any(table.won)
-    if not table.plays:
+    return _legal(rules, table.hands[seat], table.plays, not any(table.won), table.broken)
+
+
+def _legal(rules: Rules, hand: Hand, plays: Sequence[tuple[int, int]], first_trick: bool,
+           broken: bool) -> list[int]:
+    if not plays:
         if first_trick:
             return [TWO_CLUBS]
-        if table.broken or not any(hand[:HEARTS]):
+        if broken or not any(hand[:HEARTS]):
             return [c for suit in hand for c in suit]
         return [c for suit in hand[:HEARTS] for c in suit]
-    led = hand[table.plays[0][1] // 13]
+    led = hand[plays[0][1] // 13]
     if led:
         return list(led)
     cards = [c for suit in hand for c in suit]
@@ -237,7 +253,7 @@ def played(rules: Rules, table: Table, hands: list[Hand], seat: int, card: int,
     return Table(dealt, table.leader, [*table.plays, (seat, card)], list(table.points),
                  list(table.won), table.jack, broken, table.queen_played or card == QUEEN,
                  voids, table.kin if kin is None else kin, table.kin_until, table.kin_player,
-                 table.bold, table.bystanders)
+                 table.bold, table.bystanders, table.noisy, table.slips)
 
 
 def _winning(plays: Sequence[tuple[int, int]]) -> tuple[int, int]:

@@ -8,6 +8,7 @@ from domain.bots.expert import table_of
 from domain.bots.knowledge import knowledge
 from domain.bots.random_policy import RandomPolicy
 from domain.bots.rollout import (
+    SLIP,
     Table,
     distinct,
     hand_of,
@@ -70,7 +71,7 @@ def _into_round(rules, rng, plays):
 def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, seed, kin):
     """With `kin`, the seats of its bits choose by a one-ply search over their own legal
     cards: the replay holds that list to the rules too. Each seed makes a pattern of seats of
-    its own bold shooters and bystanders to a moon."""
+    its own bold shooters, bystanders to a moon and noisy players (who slip often here)."""
     rng = Random(seed)
     state, secret = _into_round(rules, rng, plays=rng.choice([0, 1, 2, 3, rng.randrange(52)]))
     seat = state.round.turn
@@ -80,6 +81,8 @@ def test_a_rollout_makes_only_legal_plays_and_scores_as_the_domain_does(rules, s
     table.kin = kin
     table.bold = seed % 16
     table.bystanders = seed * 7 % 16
+    table.noisy = seed * 5 % 16
+    table.slips = [rng.random() * 2 * SLIP for _ in range(52)]  # half of the plays slip
     trace: list[tuple[int, int]] = []
     scores = rollout(rules, table, trace)
     scored = None
@@ -117,6 +120,25 @@ SPREAD = ("3C 4C 5C 6C 3D 4D 5D 6D 3S 4S 5S 6S", "7C 8C 9C TC 7D 8D 9D TD 7S 8S 
 def test_a_simulated_seat_leads_its_top_heart_against_a_moon():
     assert _first_play(_table(SPREAD, 2, (0, 0, 0, 12))) == "AH"
     assert _first_play(_table(SPREAD, 2, (0, 0, 0, 0))) != "AH"
+
+
+def _noisy_trace(noisy, slip):
+    table = _table(SPREAD, 2, (0, 0, 0, 0))
+    table.noisy, table.slips = noisy, [slip] * 52
+    trace: list[tuple[int, int]] = []
+    rollout(Rules(), table, trace)
+    return [str(DECK[card]) for _, card in trace]
+
+
+def test_a_noisy_seat_plays_by_rules_of_thumb_unless_its_draw_slips():
+    plain = _noisy_trace(0, 0.0)
+    assert _noisy_trace(0b1111, SLIP) == plain  # a draw at SLIP does not slip
+    assert plain[0] != "JC"
+    # A draw under SLIP picks among the legal cards by where it falls: seat 2 leads its lowest
+    # card, then its highest; only the noisy seat's plays change.
+    assert _noisy_trace(0b0100, 0.0)[0] == "JC"
+    assert _noisy_trace(0b0100, SLIP * 0.999)[0] == "AH"
+    assert _noisy_trace(0b1011, 0.0)[0] == plain[0]
 
 
 def test_a_bystander_leaves_a_run_at_the_moon_to_the_others():
