@@ -132,7 +132,7 @@ def rollout(rules: Rules, table: Table, trace: list[tuple[int, int]] | None = No
             now = Table(hands, leader, plays, points, won, jack, broken, queen_played, voids,
                         bold=bold, bystanders=bystanders, noisy=noisy, slips=slips)
             card = (table.kin_player or searched_play)(rules, now, seat)
-        elif noisy >> seat & 1 and (slip := slips[tricks * seats + len(plays)]) < SLIP:
+        elif noisy and noisy >> seat & 1 and (slip := slips[tricks * seats + len(plays)]) < SLIP:
             # Under SLIP the draw, scaled, is itself uniform: it picks the card.
             cards = _legal(rules, hands[seat], plays, first_trick, broken)
             card = cards[int(slip / SLIP * len(cards))]
