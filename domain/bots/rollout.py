@@ -5,10 +5,11 @@ suit the index orders the ranks) and a hand is four ascending lists, one per sui
 simulated seat plays the heuristic bot's rules of thumb from what a real player knows: its
 own hand, the table, the voids shown, and which cards are still out (the others' hands are
 read only as one pool, never as who holds what). A seat the table marks as searching plays
-instead by a one-ply search over the simulated hands (`searched_play`). The rules are the
-match's own: the plays are legal as `domain.legal` has it (first trick, hearts broken, the
-queen breaking hearts; tests replay simulated rounds through `decide` to prove it), and the
-score is `domain.scoring`'s.
+instead by a one-ply search over the simulated hands (`searched_play`), and a seat it marks
+as noisy plays a legal card at random when the caller's draw for that play says so. The
+rules are the match's own: the plays are legal as `domain.legal` has it (first trick, hearts
+broken, the queen breaking hearts; tests replay simulated rounds through `decide` to prove
+it), and the score is `domain.scoring`'s.
 """
 
 from __future__ import annotations
