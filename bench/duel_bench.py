@@ -69,6 +69,8 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-2000": lambda: ExpertPolicy(2000, 1250),
     # 6, the others simulated as now and then playing a legal card at random
     "expert-noisy": lambda: ExpertPolicy(noisy_others=True),
+    # 6, the same noisy seats but for those held by the heuristic bot, played exactly
+    "expert-strangers": lambda: ExpertPolicy(noisy_strangers=True),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

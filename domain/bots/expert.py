@@ -44,7 +44,8 @@ class ExpertPolicy:
                  kin_tricks: int | None = None, kin_player: KinPlayer | None = None,
                  read_kin: bool = True, read_pass: bool = False,
                  whole_pass: bool = False, bold_shooters: bool = False,
-                 lone_stopper: bool = False, noisy_others: bool = False) -> None:
+                 lone_stopper: bool = False, noisy_others: bool = False,
+                 noisy_strangers: bool = False) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -59,6 +60,7 @@ class ExpertPolicy:
         self.bold_shooters = bold_shooters
         self.lone_stopper = lone_stopper
         self.noisy_others = noisy_others
+        self.noisy_strangers = noisy_strangers
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -108,10 +110,7 @@ class ExpertPolicy:
             # Players who search with random play-outs rarely see a moon coming, so they do
             # not fight one: the search counts on no one but itself to stop a run at the moon.
             start.bystanders = others
-        if self.noisy_others:
-            # The others may not play as rules of thumb would: now and then each plays a card
-            # at random, so no choice leans on one model of them being exactly right.
-            start.noisy = others
+        start.noisy = self.noisy_seats(view)
         sampler = self.deals(view, k)
         totals = dict.fromkeys(alive, 0.0)
         tried = dict.fromkeys(alive, 0)
@@ -158,9 +157,23 @@ class ExpertPolicy:
         return sum(1 << s for s, spec in enumerate(view.seats)
                    if s != view.you.seat and spec.bot == self.name)
 
-    def slips(self, start: Table, rng: Random) -> None:
-        """With `noisy_others`, a fresh draw per play for the noisy seats of a sampled deal."""
+    def noisy_seats(self, view: MatchView) -> int:
+        """A bit per other seat that the rollouts let slip now and then to a random legal card
+        (`Table.noisy`), so that no choice leans on one model of them being exactly right:
+        with `noisy_others` every other seat; with `noisy_strangers` every other seat the
+        view does not show held by the heuristic bot, whose own rules of thumb the rollouts
+        play."""
+        assert view.you is not None
+        others = [s for s in range(view.table.seats) if s != view.you.seat]
         if self.noisy_others:
+            return sum(1 << s for s in others)
+        if self.noisy_strangers:
+            return sum(1 << s for s in others if view.seats[s].bot != HeuristicPolicy.name)
+        return 0
+
+    def slips(self, start: Table, rng: Random) -> None:
+        """A fresh draw per play for the noisy seats of a sampled deal, if there are any."""
+        if start.noisy:
             start.slips = [rng.random() for _ in range(len(DECK))]
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:

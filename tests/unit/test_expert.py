@@ -349,3 +349,36 @@ def test_an_expert_that_stops_moons_alone_discards_a_point_to_a_bystander():
     assert len(set(fought.values())) == 1
     assert _best(alone) == parse_card("3H")
     assert choices(lone_stopper=True) == {parse_card("3H")}
+
+
+def _seated(state, bots):
+    return replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
+                                                                         strict=True)))
+
+
+def test_an_expert_wary_of_strangers_lets_slip_every_other_seat_but_the_heuristic_bots():
+    view = view_for(_seated(after(UNBROKEN, [(0, "2C")]), (None, "expert", "heuristic",
+                                                             "random")), 1)
+    assert ExpertPolicy().noisy_seats(view) == 0
+    assert ExpertPolicy(noisy_others=True).noisy_seats(view) == 0b1101
+    assert ExpertPolicy(noisy_strangers=True).noisy_seats(view) == 0b1001
+
+
+def test_an_expert_wary_of_strangers_searches_as_the_plain_one_among_heuristic_bots():
+    """Among heuristic bots its search is the plain expert's, deal for deal and value for
+    value; among people it is the one that lets every other seat slip, and that differs."""
+    state = _heuristic_round(9, 22)  # seven distinct cards to choose from
+    seat = state.round.turn
+
+    def search(bots, **options):
+        values = {}
+        view = view_for(_seated(state, bots), seat)
+        steps = list(ExpertPolicy(iterations=120, **options).searching(view, Random(4), values))
+        return steps, values
+
+    bots = ["heuristic"] * 4
+    assert search(bots, noisy_strangers=True) == search(bots)
+    people = [None] * 4
+    assert search(people, noisy_strangers=True) == search(people, noisy_others=True)
+    noisy = search(people, noisy_strangers=True)
+    assert len(noisy[1]) == 7 and noisy[1] != search(people)[1]
