@@ -37,16 +37,21 @@ from domain.passing import PassDirection, pass_direction
 from domain.rules import Rules
 from domain.table import FOUR_SEATS
 
-# The players a duel may name: the expert as it ships, and the variants under trial.
+# The players a duel may name: the expert as it ships, and the variants under trial. A
+# variant is the expert of its day with one change; those of version 6 are now version 7's.
 PLAYERS: dict[str, Callable[[], Policy]] = {
     "heuristic": HeuristicPolicy,
     "expert": ExpertPolicy,
     "expert-close": lambda: ExpertPolicy(close_calls=1600),  # 6, close calls given more
     "expert-close-800": lambda: ExpertPolicy(close_calls=800),  # and at most half as many
-    "expert-5": lambda: ExpertPolicy(read_plays=False),  # version 5, as it shipped
-    "expert-4": lambda: ExpertPolicy(800, 0, read_plays=False),  # version 4, as it shipped
-    "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False),  # 4, twice the deals
-    "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False),  # 4, passes searched
+    "expert-6": lambda: ExpertPolicy(noisy_strangers=False),  # version 6, as it shipped
+    # version 5, as it shipped
+    "expert-5": lambda: ExpertPolicy(read_plays=False, noisy_strangers=False),
+    # version 4, as it shipped
+    "expert-4": lambda: ExpertPolicy(800, 0, read_plays=False, noisy_strangers=False),
+    # 4, twice the deals; and 4 with passes searched
+    "expert-1600": lambda: ExpertPolicy(1600, 0, read_plays=False, noisy_strangers=False),
+    "expert-pass": lambda: ExpertPolicy(800, 1000, read_plays=False, noisy_strangers=False),
     "expert-kin": lambda: ExpertPolicy(kin=True),  # 6, another expert's plays searched
     "expert-kin-own": lambda: ExpertPolicy(kin=True, plan_own=True),  # and its own too
     "expert-kin-1": lambda: ExpertPolicy(kin=True, kin_tricks=1),  # within this trick
@@ -69,8 +74,6 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-2000": lambda: ExpertPolicy(2000, 1250),
     # 6, the others simulated as now and then playing a legal card at random
     "expert-noisy": lambda: ExpertPolicy(noisy_others=True),
-    # 6, the same noisy seats but for those held by the heuristic bot, played exactly
-    "expert-strangers": lambda: ExpertPolicy(noisy_strangers=True),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

@@ -36,7 +36,7 @@ ALIKE = 0.25  # and so does knowing, as surely, that neither leads by more point
 
 class ExpertPolicy:
     name = "expert"
-    version = "6"
+    version = "7"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS,
                  pass_rollouts: int = PASS_ROLLOUTS, read_plays: bool = True,
@@ -45,7 +45,7 @@ class ExpertPolicy:
                  read_kin: bool = True, read_pass: bool = False,
                  whole_pass: bool = False, bold_shooters: bool = False,
                  lone_stopper: bool = False, noisy_others: bool = False,
-                 noisy_strangers: bool = False) -> None:
+                 noisy_strangers: bool = True) -> None:
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -161,14 +161,14 @@ class ExpertPolicy:
         """A bit per other seat that the rollouts let slip now and then to a random legal card
         (`Table.noisy`), so that no choice leans on one model of them being exactly right:
         with `noisy_others` every other seat; with `noisy_strangers` every other seat the
-        view does not show held by the heuristic bot, whose own rules of thumb the rollouts
-        play."""
+        view shows held by a person (or a program playing as one). The house's bots keep the
+        model they had: the heuristic bot's own rules of thumb are what the rollouts play."""
         assert view.you is not None
         others = [s for s in range(view.table.seats) if s != view.you.seat]
         if self.noisy_others:
             return sum(1 << s for s in others)
         if self.noisy_strangers:
-            return sum(1 << s for s in others if view.seats[s].bot != HeuristicPolicy.name)
+            return sum(1 << s for s in others if view.seats[s].bot is None)
         return 0
 
     def slips(self, start: Table, rng: Random) -> None:

@@ -280,7 +280,8 @@ def test_an_expert_modelling_its_kin_plays_their_seats_by_search_in_its_rollouts
 
 
 def _heuristic_round(seed, plays):
-    """A round of four rule-of-thumb players from a seeded deal, after `plays` plays."""
+    """A round of four rule-of-thumb players from a seeded deal, after `plays` plays; the
+    seats show the heuristic bot, whose rules of thumb the rollouts play without slips."""
     rng = Random(seed)
     create = create_command(seed=rng.randbytes(32))
     state, _ = then(None, create)
@@ -291,7 +292,7 @@ def _heuristic_round(seed, plays):
         seat = state.round.turn
         card = HEURISTIC.choose_play(view_for(state, seat), rng)
         state, _ = then(state, PlayCard(seat, card, create.secret))
-    return state
+    return _seated(state, ["heuristic"] * 4)
 
 
 def _on_the_true_deal(state, **table):
@@ -356,17 +357,19 @@ def _seated(state, bots):
                                                                          strict=True)))
 
 
-def test_an_expert_wary_of_strangers_lets_slip_every_other_seat_but_the_heuristic_bots():
+def test_the_expert_lets_slip_the_seats_held_by_people_and_no_bot_of_the_house():
     view = view_for(_seated(after(UNBROKEN, [(0, "2C")]), (None, "expert", "heuristic",
                                                              "random")), 1)
-    assert ExpertPolicy().noisy_seats(view) == 0
+    assert ExpertPolicy(noisy_strangers=False).noisy_seats(view) == 0
+    assert ExpertPolicy().noisy_seats(view) == 0b0001
     assert ExpertPolicy(noisy_others=True).noisy_seats(view) == 0b1101
-    assert ExpertPolicy(noisy_strangers=True).noisy_seats(view) == 0b1001
+    people = view_for(after(UNBROKEN, [(0, "2C")]), 1)
+    assert ExpertPolicy().noisy_seats(people) == 0b1101
 
 
-def test_an_expert_wary_of_strangers_searches_as_the_plain_one_among_heuristic_bots():
-    """Among heuristic bots its search is the plain expert's, deal for deal and value for
-    value; among people it is the one that lets every other seat slip, and that differs."""
+def test_among_bots_the_expert_searches_as_version_6_and_among_people_as_noisy_others():
+    """Among the house's bots its search is version 6's, deal for deal and value for value;
+    among people it is the one that lets every other seat slip, and that differs."""
     state = _heuristic_round(9, 22)  # seven distinct cards to choose from
     seat = state.round.turn
 
@@ -376,9 +379,9 @@ def test_an_expert_wary_of_strangers_searches_as_the_plain_one_among_heuristic_b
         steps = list(ExpertPolicy(iterations=120, **options).searching(view, Random(4), values))
         return steps, values
 
-    bots = ["heuristic"] * 4
-    assert search(bots, noisy_strangers=True) == search(bots)
+    for bots in (["heuristic"] * 4, ["expert", "random", "heuristic", "expert"]):
+        assert search(bots) == search(bots, noisy_strangers=False)
     people = [None] * 4
-    assert search(people, noisy_strangers=True) == search(people, noisy_others=True)
-    noisy = search(people, noisy_strangers=True)
-    assert len(noisy[1]) == 7 and noisy[1] != search(people)[1]
+    assert search(people) == search(people, noisy_others=True)
+    noisy = search(people)
+    assert len(noisy[1]) == 7 and noisy[1] != search(people, noisy_strangers=False)[1]
