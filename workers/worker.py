@@ -67,10 +67,12 @@ def run_worker(store: StoreConfig, burst: bool = False, queue_url: str | None = 
     connection = redis.Redis.from_url(relay.rq.queue_url)
     try:
         while True:
-            # The queue of turns people wait on first, analyses last: RQ empties its queues
-            # in order.
-            worker = TurnWorker([PERSON_QUEUE, QUEUE, ANALYSIS_QUEUE], connection=connection)
             try:
+                # The queue of turns people wait on first, analyses last: RQ empties its
+                # queues in order. Made inside the `try`: a worker names itself on the
+                # queue's Redis, which may still be down.
+                worker = TurnWorker([PERSON_QUEUE, QUEUE, ANALYSIS_QUEUE],
+                                    connection=connection)
                 worker.work(burst=burst, with_scheduler=False)
                 if burst or worker.stop_asked:
                     return 0

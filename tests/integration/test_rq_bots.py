@@ -155,10 +155,11 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
     folder = Path(tempfile.mkdtemp(prefix="cardems-queue-"))
     queue = RedisServer(folder, fsync="everysec")
     server = Server("--store", redis_url, "--queue", queue.url)
+    logs = [folder / f"worker-{n}.log" for n in range(2)]
     workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
                                  redis_url, "--queue", queue.url, "--pace", "0.02"], cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-               for _ in range(2)]
+                                stdout=subprocess.DEVNULL, stderr=log.open("w"))
+               for log in logs]
     try:
         seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
         match = call(server.base, "POST", "/v1/matches",
@@ -174,7 +175,9 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
         assert final["winner"] is not None and stalled["status"] != "finished"
         report = call(server.base, "GET", f"/v1/matches/{match['id']}/verify").body
         assert report["ok"], report
-        assert all(worker.poll() is None for worker in workers), "the workers rode it out"
+        ended = [log.read_text()[-3000:] for log, w in zip(logs, workers, strict=True)
+                 if w.poll() is not None]
+        assert not ended, f"the workers rode it out, but one ended: {ended}"
     finally:
         try:
             stop_workers(workers)
