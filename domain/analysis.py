@@ -24,7 +24,7 @@ from itertools import combinations
 from random import Random
 from typing import Any, TypeVar
 
-from domain.bots.expert import distinct_plays, outcome, table_of
+from domain.bots.expert import distinct_plays, draw_slips, outcome, people, table_of
 from domain.bots.heuristic import pass_ranking
 from domain.bots.knowledge import knowledge
 from domain.bots.pass_search import played_out, simulated_passes
@@ -193,12 +193,18 @@ def _play_options(view: MatchView, chosen: Move, rng: Random,
     for card in legal:
         alike[card] = card if card in distinct else alike[_previous(legal, card)]
     start, sampler, me = table_of(view, k), Sampler(view, k), view.you.seat
+    start.noisy = people(view)  # as the expert's search has them: people now and then slip
+
+    def deal() -> list[Hand]:
+        hands = sampler.deal(rng)
+        draw_slips(start, rng)  # the same slips for every card tried on these hands
+        return hands
 
     def tried(card: Card, hands: list[Hand]) -> float:
         return outcome(view.rules, start, hands, me, card)
 
     assert isinstance(chosen, Card)
-    means = _two_stages(distinct, alike[chosen], lambda: sampler.deal(rng), tried, deals)
+    means = _two_stages(distinct, alike[chosen], deal, tried, deals)
     return [(card, means[alike[card]]) for card in legal]
 def _previous(legal: list[Card], card: Card) -> Card:
     return legal[legal.index(card) - 1]

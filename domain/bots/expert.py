@@ -3,10 +3,13 @@ plays read for the cards they most likely lack (`domain.bots.reading`).
 
 For every legal card it plays the same sampled deals out to the end of the round and keeps
 the card whose outcome is best on average: its own score against the others' mean, so that
-shooting the moon (and stopping one) counts as it should. Cards that play alike are tried
-once, and rounds of halving put the rollouts where the choice is close. Deterministic given
-`rng` and its iteration budget; how long it may think is its driver's business: the search
-yields its best card after every sampled deal, and a driver short of time stops early.
+shooting the moon (and stopping one) counts as it should. The others play the rollouts by
+rules of thumb, and those held by people now and then play a legal card at random instead:
+nobody can count on a person playing by one set of rules, and the bots' own rules are known.
+Cards that play alike are tried once, and rounds of halving put the rollouts where the
+choice is close. Deterministic given `rng` and its iteration budget; how long it may think
+is its driver's business: the search yields its best card after every sampled deal, and a
+driver short of time stops early.
 Given `pass_rollouts`, its pass is searched alike: candidate passes played out on shared
 sampled deals (`domain.bots.pass_search`).
 """
@@ -123,7 +126,7 @@ class ExpertPolicy:
         for left in range(rounds, 0, -1):
             for _ in range(max(1, self.iterations // rounds // len(alive))):
                 hands = sampler.deal(rng)
-                self.slips(start, rng)
+                draw_slips(start, rng)
                 # The same deal (and slips) for every card: only the card differs.
                 scored = [outcome(view.rules, start, hands, me, card) for card in alive]
                 for card, score in zip(alive, scored, strict=True):
@@ -167,14 +170,7 @@ class ExpertPolicy:
         others = [s for s in range(view.table.seats) if s != view.you.seat]
         if self.noisy_others:
             return sum(1 << s for s in others)
-        if self.noisy_strangers:
-            return sum(1 << s for s in others if view.seats[s].bot is None)
-        return 0
-
-    def slips(self, start: Table, rng: Random) -> None:
-        """A fresh draw per play for the noisy seats of a sampled deal, if there are any."""
-        if start.noisy:
-            start.slips = [rng.random() for _ in range(len(DECK))]
+        return people(view) if self.noisy_strangers else 0
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         """Where the search draws its deals of the unseen cards: all the seat knows. (A
@@ -193,7 +189,7 @@ class ExpertPolicy:
                 return
             for _ in range(CLOSE_BATCH):
                 hands = sampler.deal(rng)
-                self.slips(start, rng)
+                draw_slips(start, rng)
                 first, second = (outcome(view.rules, start, hands, view.you.seat, card)
                                  for card in pair)
                 totals[pair[0]] += first
@@ -222,6 +218,19 @@ def distinct_plays(view: MatchView, k: Knowledge, legal: list[Card]) -> list[Car
     between = k.unseen | {p.card for p in view.trick.plays} if view.trick else k.unseen
     runs = distinct(view.rules, sorted(c.index for c in legal), {c.index for c in between})
     return [Card(i) for i in runs]
+
+
+def people(view: MatchView) -> int:
+    """A bit per other seat the view shows held by a person (or a program playing as one)."""
+    assert view.you is not None
+    return sum(1 << s for s, spec in enumerate(view.seats)
+               if s != view.you.seat and spec.bot is None)
+
+
+def draw_slips(start: Table, rng: Random) -> None:
+    """A fresh draw per play for the noisy seats of a sampled deal, if there are any."""
+    if start.noisy:
+        start.slips = [rng.random() for _ in range(len(DECK))]
 
 
 def table_of(view: MatchView, k: Knowledge) -> Table:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -118,6 +119,19 @@ def test_the_same_decision_is_judged_the_same_and_other_deals_move_it_little(blu
     other = judge(decision, **FAST, salt="other deals")
     assert other != judged[version], "the salt draws other deals"
     assert other.verdict is Verdict.BLUNDER
+
+
+def test_the_judge_plays_people_as_the_expert_does_now_and_then_slipping(blundered):
+    """In the rounds played out, the seats held by people now and then slip to a random
+    card, as in the expert's own search, and the house's bots play their rules of thumb:
+    the same decision among bots, on the same deals, comes out otherwise."""
+    decisions, judged, version = blundered
+    decision = next(d for d in decisions if d.version == version)
+    assert all(spec.bot is None for spec in decision.view.seats)
+    bots = tuple(replace(spec, bot="heuristic") for spec in decision.view.seats)
+    among_bots = judge(replace(decision, view=replace(decision.view, seats=bots)), **FAST)
+    assert among_bots.options != judged[version].options
+    assert among_bots.verdict is Verdict.BLUNDER
 
 
 def test_the_judge_never_reads_a_hidden_card(blundered):
