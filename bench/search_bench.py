@@ -37,7 +37,8 @@ BUDGETS = (400, 800, 1600)
 
 def positions(count: int, seed: int = 7) -> list[MatchView]:
     """Plays with a choice to make, from rounds the heuristic plays (one in four kept, so
-    that they spread over many deals)."""
+    that they spread over many deals); the seats show the heuristic bot, as the reference's
+    simulated players take them to be."""
     rng = Random(seed)
     heuristic = HeuristicPolicy()
     found: list[MatchView] = []
@@ -47,7 +48,8 @@ def positions(count: int, seed: int = 7) -> list[MatchView]:
         cards = list(FOUR_SEATS.cards)
         rng.shuffle(cards)
         secret = Secret(rng.randbytes(32))
-        state = dealt_state(cards, number, secret, Rules(end_score=10_000))
+        state = dealt_state(cards, number, secret, Rules(end_score=10_000), FOUR_SEATS,
+                            [heuristic.name] * 4)
         while True:
             view = view_for(state, seats_to_act(state)[0])
             assert view.you is not None

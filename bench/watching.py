@@ -41,9 +41,10 @@ class Watching:
 def play_round(rng: Random, number: int, seats: Sequence[Policy],
                observe: Observer | None = None) -> RoundScored:
     """Round `number` of four seats, its cards and secret drawn from `rng`, played to its
-    score by `seats`."""
+    score by `seats`, each seat shown held by its player's bot (as in the arena)."""
     cards = list(FOUR_SEATS.cards)
     rng.shuffle(cards)
     secret = Secret(rng.randbytes(32))
-    state = dealt_state(cards, number, secret, Rules(end_score=10_000))
+    state = dealt_state(cards, number, secret, Rules(end_score=10_000), FOUR_SEATS,
+                        [seat.name for seat in seats])
     return play_hand(state, seats, rng, secret, observe)
