@@ -24,7 +24,7 @@ from itertools import combinations
 from random import Random
 from typing import Any, TypeVar
 
-from domain.bots.expert import distinct_plays, draw_slips, outcome, people, table_of
+from domain.bots.expert import distinct_plays, draw_slips, held_by, outcome, table_of
 from domain.bots.heuristic import pass_ranking
 from domain.bots.knowledge import knowledge
 from domain.bots.pass_search import played_out, simulated_passes
@@ -193,7 +193,7 @@ def _play_options(view: MatchView, chosen: Move, rng: Random,
     for card in legal:
         alike[card] = card if card in distinct else alike[_previous(legal, card)]
     start, sampler, me = table_of(view, k), Sampler(view, k), view.you.seat
-    start.noisy = people(view)  # as the expert's search has them: people now and then slip
+    start.noisy = held_by(view, None)  # as the expert's search has them: people slip
 
     def deal() -> list[Hand]:
         hands = sampler.deal(rng)

@@ -156,9 +156,7 @@ class ExpertPolicy:
     def kin_seats(self, view: MatchView) -> int:
         """A bit per other seat the view shows held by this same bot. Its plays are not a
         rules-of-thumb player's, so without `read_kin` they are not read as one's."""
-        assert view.you is not None
-        return sum(1 << s for s, spec in enumerate(view.seats)
-                   if s != view.you.seat and spec.bot == self.name)
+        return held_by(view, self.name)
 
     def noisy_seats(self, view: MatchView) -> int:
         """A bit per other seat that the rollouts let slip now and then to a random legal card
@@ -167,10 +165,9 @@ class ExpertPolicy:
         view shows held by a person (or a program playing as one). The house's bots keep the
         model they had: the heuristic bot's own rules of thumb are what the rollouts play."""
         assert view.you is not None
-        others = [s for s in range(view.table.seats) if s != view.you.seat]
         if self.noisy_others:
-            return sum(1 << s for s in others)
-        return people(view) if self.noisy_strangers else 0
+            return ((1 << view.table.seats) - 1) & ~(1 << view.you.seat)
+        return held_by(view, None) if self.noisy_strangers else 0
 
     def deals(self, view: MatchView, k: Knowledge) -> Deals:
         """Where the search draws its deals of the unseen cards: all the seat knows. (A
@@ -220,11 +217,12 @@ def distinct_plays(view: MatchView, k: Knowledge, legal: list[Card]) -> list[Car
     return [Card(i) for i in runs]
 
 
-def people(view: MatchView) -> int:
-    """A bit per other seat the view shows held by a person (or a program playing as one)."""
+def held_by(view: MatchView, bot: str | None) -> int:
+    """A bit per other seat the view shows held by `bot`; by None, a person's (or a program
+    playing as one)."""
     assert view.you is not None
     return sum(1 << s for s, spec in enumerate(view.seats)
-               if s != view.you.seat and spec.bot is None)
+               if s != view.you.seat and spec.bot == bot)
 
 
 def draw_slips(start: Table, rng: Random) -> None:
