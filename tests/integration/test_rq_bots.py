@@ -156,10 +156,13 @@ def test_bots_on_a_queue_that_crashes_and_loses_its_jobs_still_finish_the_match(
     queue = RedisServer(folder, fsync="everysec")
     server = Server("--store", redis_url, "--queue", queue.url)
     logs = [folder / f"worker-{n}.log" for n in range(2)]
-    workers = [subprocess.Popen([sys.executable, "-m", "cli.main", "worker", "--store",
-                                 redis_url, "--queue", queue.url, "--pace", "0.02"], cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=log.open("w"))
-               for log in logs]
+    workers = []
+    for log in logs:
+        with log.open("w") as stderr:  # the child keeps its own copy
+            workers.append(subprocess.Popen(
+                [sys.executable, "-m", "cli.main", "worker", "--store", redis_url, "--queue",
+                 queue.url, "--pace", "0.02"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                stderr=stderr))
     try:
         seats = [{"name": f"b{i}", "bot": "random"} for i in range(4)]
         match = call(server.base, "POST", "/v1/matches",

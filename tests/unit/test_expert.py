@@ -19,6 +19,12 @@ EXPERT = ExpertPolicy(iterations=120)
 HEURISTIC = HeuristicPolicy()
 
 
+def _seated(state, bots):
+    """`state` with its seats held by `bots` (None: a person)."""
+    return replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
+                                                                         strict=True)))
+
+
 def sample_hands(view, k, rng):
     """One sampled deal, as a set of cards a seat."""
     return [{Card(c) for suit in hand for c in suit} for hand in Sampler(view, k).deal(rng)]
@@ -74,9 +80,7 @@ def test_the_expert_is_deterministic_given_its_seed_and_budget():
 
 def test_the_expert_searches_the_plays_of_the_seats_held_by_the_expert_when_told_to():
     state = after(QUEEN_ON_THE_TRICK, [(0, "2C"), (1, "4D")])
-    bots = (None, "expert", "heuristic", "expert")
-    state = replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
-                                                                           strict=True)))
+    state = _seated(state, (None, "expert", "heuristic", "expert"))
     view = view_for(state, 1)
     assert ExpertPolicy().searching_seats(view) == 0
     assert ExpertPolicy(kin=True).searching_seats(view) == 0b1000
@@ -91,9 +95,7 @@ def test_an_expert_told_not_to_read_its_kin_samples_their_hands_without_reads():
                         "AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD AS",
                         "TC JC QC 2S 3S 4S 5S 6S 7S 8S 9S TS JS"),
                   [(0, "2C"), (1, "AC"), (2, "TC"), (3, "KC")])
-    bots = ("heuristic", "expert", "expert", "heuristic")
-    state = replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
-                                                                           strict=True)))
+    state = _seated(state, ("heuristic", "expert", "expert", "heuristic"))
     known = []
 
     class Seeing(ExpertPolicy):
@@ -350,11 +352,6 @@ def test_an_expert_that_stops_moons_alone_discards_a_point_to_a_bystander():
     assert len(set(fought.values())) == 1
     assert _best(alone) == parse_card("3H")
     assert choices(lone_stopper=True) == {parse_card("3H")}
-
-
-def _seated(state, bots):
-    return replace(state, seats=tuple(replace(s, bot=b) for s, b in zip(state.seats, bots,
-                                                                         strict=True)))
 
 
 def test_the_expert_lets_slip_the_seats_held_by_people_and_no_bot_of_the_house():
