@@ -24,7 +24,7 @@ from itertools import combinations
 from random import Random
 from typing import Any, TypeVar
 
-from domain.bots.expert import distinct_plays, draw_slips, held_by, outcome, table_of
+from domain.bots.expert import ExpertPolicy, distinct_plays, draw_slips, outcome, table_of
 from domain.bots.heuristic import pass_ranking
 from domain.bots.knowledge import knowledge
 from domain.bots.pass_search import played_out, simulated_passes
@@ -47,6 +47,7 @@ PASS_DEALS = 320  # sampled deals per pass, likewise over the candidate passes
 PASS_SHORTLIST = 5  # candidate passes: every three of the five most dangerous cards, and more
 CLOSE = 1.5  # options this near the best after the first deals get all of them
 SETTLED = MOON_POINTS  # a moon choice that settles the match now is worth a moon either way
+JUDGE = ExpertPolicy()  # whose model of the other seats the rounds played out follow
 
 
 class Kind(StrEnum):
@@ -193,7 +194,7 @@ def _play_options(view: MatchView, chosen: Move, rng: Random,
     for card in legal:
         alike[card] = card if card in distinct else alike[_previous(legal, card)]
     start, sampler, me = table_of(view, k), Sampler(view, k), view.you.seat
-    start.noisy = held_by(view, None)  # as the expert's search has them: people slip
+    start.noisy = JUDGE.noisy_seats(view)  # the shipped expert's model of the others
 
     def deal() -> list[Hand]:
         hands = sampler.deal(rng)
