@@ -40,6 +40,7 @@ from typing import Any
 from bench.duel_bench import PLAYERS
 from bench.figures import interval, quantile
 from bench.forked_search import ForkedSearch, fixed_layout
+from bench.model_bench import alike, simulated_card, true_table
 from bench.sighted_bench import sight
 from domain.bots.base import Policy, bot_command
 from domain.bots.duplicate import dealt_state
@@ -130,6 +131,37 @@ class Clock:
         return got
 
 
+@dataclass
+class Likeness:
+    """How IS-MCTS's plays at the expert's table compare with a rules-of-thumb player's from
+    the same position and true hands, the expert's model of a stranger: at plays with a
+    choice, how often the two differ, and how often a legal card at random would differ. The
+    first over the second is the slip rate (`domain.bots.rollout.SLIP`) at which that model
+    differs from rules of thumb as often as IS-MCTS does. Cards that play alike (a run with
+    nothing between) count as the same."""
+
+    plays: int = 0
+    differ: int = 0
+    at_random: float = 0.0
+
+    def compare(self, state: Match, seat: int, card: Card) -> None:
+        view = view_for(state, seat)
+        assert view.you is not None
+        legal = [c.index for c in view.you.legal]
+        if len(legal) < 2:
+            return
+        table, thumb = true_table(state, view), simulated_card(state, view)
+        self.plays += 1
+        self.differ += not alike(view, table, thumb, card.index)
+        self.at_random += 1 - sum(alike(view, table, thumb, c) for c in legal) / len(legal)
+
+    def line(self) -> str:
+        return (f"IS-MCTS at the expert's table, {self.plays} plays with a choice: rules of "
+                f"thumb would play otherwise in {self.differ / self.plays:.1%}, a card at "
+                f"random in {self.at_random / self.plays:.1%}; the slip rate that differs as "
+                f"often, {self.differ / self.at_random:.2f}")
+
+
 class Reference:
     """OpenSpiel's hearts and its IS-MCTS bot at one budget. Each decision is a fresh bot
     seeded from the round's seed and the number of actions so far, searched in a fork that
@@ -191,9 +223,10 @@ def alone(seat: int, who: str) -> list[str]:
 
 def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
                reference: Reference, clock: Clock, rng: Random,
-               expert: Policy) -> Played:
+               expert: Policy, likeness: Likeness | None = None) -> Played:
     """One round, each seat played by its `side` ("expert" or "ismcts"). Both engines step
-    together."""
+    together. `likeness`, when given, compares IS-MCTS's plays at a table with the expert
+    with a rules-of-thumb player's."""
     state: Match = dealt_state(deck, number, SECRET, RULES)
     assert state.round is not None
     show = sight([expert])
@@ -216,6 +249,8 @@ def play_round(deck: Sequence[Card], number: int, side: Sequence[str],
             action, seconds = reference.step(mirror)
             clock.times["ismcts"].append(seconds)
             command = PlayCard(seat, card_of(action), SECRET, "ismcts")
+            if likeness is not None and "expert" in side:
+                likeness.compare(state, seat, command.card)
         assert isinstance(command, PassCards | PlayCard)
         for card in command.cards if isinstance(command, PassCards) else (command.card,):
             mirror.apply_action(action_of(card))
@@ -270,8 +305,9 @@ def dealt(deals: int, seed: int) -> Iterator[tuple[int, list[Card], int]]:
 def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") -> None:
     clock = Clock()
     reference = Reference(simulations, seed)
+    likeness = Likeness()
     play = partial(play_round, reference=reference, clock=clock, rng=Random(seed + 1),
-                   expert=PLAYERS[expert_name]())
+                   expert=PLAYERS[expert_name](), likeness=likeness)
     tally = Tally()
     started = time.perf_counter()
     for d, deck, number in dealt(deals, seed):
@@ -291,6 +327,7 @@ def run(deals: int, simulations: int, seed: int, expert_name: str = "expert") ->
     print(f"  {expert_name} against IS-MCTS {simulations} simulations, {deals} deals (seed "
           f"{seed}), {4 * deals} hands each, {time.perf_counter() - started:.0f} s")
     report(tally, clock)
+    print(f"    {likeness.line()}")
 
 
 def report(tally: Tally, clock: Clock) -> None:
