@@ -74,6 +74,8 @@ PLAYERS: dict[str, Callable[[], Policy]] = {
     "expert-2000": lambda: ExpertPolicy(2000, 1250),
     # 6, the others simulated as now and then playing a legal card at random
     "expert-noisy": lambda: ExpertPolicy(noisy_others=True),
+    # 7, people's seats slipping as often as IS-MCTS's plays differ from rules of thumb
+    "expert-slip-80": lambda: ExpertPolicy(slip=0.8),
     "expert-sighted": Sighted,  # 6 seeing every hand: not a player, a bound (bench sighted)
     "expert-sighted-plays": lambda: Sighted(blind_passes=True),  # the same, passing blind
     "expert-planning": lambda: Planning(blind_passes=True),  # and its own later plays searched

@@ -198,7 +198,7 @@ def _play_options(view: MatchView, chosen: Move, rng: Random,
 
     def deal() -> list[Hand]:
         hands = sampler.deal(rng)
-        draw_slips(start, rng)  # the same slips for every card tried on these hands
+        draw_slips(start, rng, JUDGE.slip)  # the same slips for every card tried on these hands
         return hands
 
     def tried(card: Card, hands: list[Hand]) -> float:

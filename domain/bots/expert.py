@@ -23,7 +23,7 @@ from domain.bots.base import to_the_end
 from domain.bots.heuristic import HeuristicPolicy, carries_moon
 from domain.bots.knowledge import Knowledge, knowledge
 from domain.bots.pass_search import searched_pass
-from domain.bots.rollout import Hand, KinPlayer, Table, distinct, margin, played, rollout
+from domain.bots.rollout import SLIP, Hand, KinPlayer, Table, distinct, margin, played, rollout
 from domain.bots.sampling import Deals, Sampler
 from domain.cards import DECK, QUEEN_OF_SPADES, Card
 from domain.rules import MoonRule, Rules
@@ -48,7 +48,9 @@ class ExpertPolicy:
                  read_kin: bool = True, read_pass: bool = False,
                  whole_pass: bool = False, bold_shooters: bool = False,
                  lone_stopper: bool = False, noisy_others: bool = False,
-                 noisy_strangers: bool = True) -> None:
+                 noisy_strangers: bool = True, slip: float = SLIP) -> None:
+        if not 0 < slip <= 1:
+            raise ValueError(f"a slip rate is a probability above zero, not {slip}")
         self.iterations = iterations
         self.pass_rollouts = pass_rollouts
         self.read_plays = read_plays
@@ -64,6 +66,7 @@ class ExpertPolicy:
         self.lone_stopper = lone_stopper
         self.noisy_others = noisy_others
         self.noisy_strangers = noisy_strangers
+        self.slip = slip  # how often a noisy seat plays a legal card at random
         self._fallback = HeuristicPolicy()
 
     def choose_pass(self, view: MatchView, rng: Random) -> tuple[Card, Card, Card]:
@@ -126,7 +129,7 @@ class ExpertPolicy:
         for left in range(rounds, 0, -1):
             for _ in range(max(1, self.iterations // rounds // len(alive))):
                 hands = sampler.deal(rng)
-                draw_slips(start, rng)
+                draw_slips(start, rng, self.slip)
                 # The same deal (and slips) for every card: only the card differs.
                 scored = [outcome(view.rules, start, hands, me, card) for card in alive]
                 for card, score in zip(alive, scored, strict=True):
@@ -186,7 +189,7 @@ class ExpertPolicy:
                 return
             for _ in range(CLOSE_BATCH):
                 hands = sampler.deal(rng)
-                draw_slips(start, rng)
+                draw_slips(start, rng, self.slip)
                 first, second = (outcome(view.rules, start, hands, view.you.seat, card)
                                  for card in pair)
                 totals[pair[0]] += first
@@ -225,10 +228,14 @@ def held_by(view: MatchView, bot: str | None) -> int:
                if s != view.you.seat and spec.bot == bot)
 
 
-def draw_slips(start: Table, rng: Random) -> None:
-    """A fresh draw per play for the noisy seats of a sampled deal, if there are any."""
+def draw_slips(start: Table, rng: Random, rate: float = SLIP) -> None:
+    """A fresh draw per play for the noisy seats of a sampled deal, if there are any, such
+    that a noisy seat slips at `rate`. A rollout slips where a draw falls under `SLIP`; drawn
+    from [0, SLIP / rate) a draw falls there at `rate`, and is still uniform under `SLIP`,
+    as the card it picks needs. At `SLIP` itself the draws are `rng`'s own."""
     if start.noisy:
-        start.slips = [rng.random() for _ in range(len(DECK))]
+        scale = SLIP / rate
+        start.slips = [rng.random() * scale for _ in range(len(DECK))]
 
 
 def table_of(view: MatchView, k: Knowledge) -> Table:

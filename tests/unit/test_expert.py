@@ -3,11 +3,11 @@ from random import Random
 
 import pytest
 
-from domain.bots.expert import ExpertPolicy, distinct_plays, outcome, settled, table_of
+from domain.bots.expert import ExpertPolicy, distinct_plays, draw_slips, outcome, settled, table_of
 from domain.bots.heuristic import HeuristicPolicy
 from domain.bots.knowledge import knowledge
 from domain.bots.levels import policy_named
-from domain.bots.rollout import suited
+from domain.bots.rollout import SLIP, Table, suited
 from domain.bots.sampling import Sampler, hand_sizes
 from domain.cards import Card, parse_card
 from domain.commands import PassCards, PlayCard
@@ -382,3 +382,50 @@ def test_among_bots_the_expert_searches_as_version_6_and_among_people_as_noisy_o
     assert search(people) == search(people, noisy_others=True)
     noisy = search(people)
     assert len(noisy[1]) == 7 and noisy[1] != search(people, noisy_strangers=False)[1]
+
+
+def test_the_slip_rate_reaches_the_rollouts_of_people_and_no_bots():
+    """A slip rate of its own changes the search among people, where seats slip, and not at
+    all among the house's bots; the shipped rate is the search as it was."""
+    state = _heuristic_round(9, 22)
+    seat = state.round.turn
+
+    def values(bots, **options):
+        got = {}
+        view = view_for(_seated(state, bots), seat)
+        list(ExpertPolicy(iterations=120, **options).searching(view, Random(4), got))
+        return got
+
+    bots, people = ["heuristic"] * 4, [None] * 4
+    assert values(bots, slip=0.6) == values(bots)
+    assert values(people, slip=SLIP) == values(people)
+    assert values(people, slip=0.6) != values(people)
+
+
+@pytest.mark.parametrize("rate", [0.1, SLIP, 0.5, 1.0])
+def test_slips_drawn_at_a_rate_fall_under_the_rollouts_threshold_that_often_and_uniformly(
+        rate):
+    start = Table([], 0, [], [0] * 4, [0] * 4, None, False, False, noisy=0b0010)
+    draws = []
+    rng = Random(7)
+    for _ in range(400):
+        draw_slips(start, rng, rate)
+        draws += start.slips
+    under = [d / SLIP for d in draws if d < SLIP]
+    assert abs(len(under) / len(draws) - rate) < 0.01  # 20,800 draws: about 5 sd
+    # Scaled, the draws under the threshold spread evenly: a tenth of them in each tenth.
+    tenths = [sum(int(u * 10) == t for u in under) / len(under) for t in range(10)]
+    assert max(abs(share - 0.1) for share in tenths) < 0.02
+
+
+def test_at_the_shipped_rate_the_slips_are_the_generators_own_draws():
+    start = Table([], 0, [], [0] * 4, [0] * 4, None, False, False, noisy=0b0010)
+    draw_slips(start, Random(3))
+    rng = Random(3)
+    assert start.slips == [rng.random() for _ in range(52)]
+
+
+@pytest.mark.parametrize("rate", [0.0, -0.1, 1.5])
+def test_a_slip_rate_is_a_probability_above_zero(rate):
+    with pytest.raises(ValueError, match="slip rate"):
+        ExpertPolicy(slip=rate)
