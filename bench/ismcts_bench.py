@@ -156,6 +156,8 @@ class Likeness:
         self.at_random += 1 - sum(alike(view, table, thumb, c) for c in legal) / len(legal)
 
     def line(self) -> str:
+        if not self.plays:
+            return "IS-MCTS at the expert's table: no plays with a choice"
         return (f"IS-MCTS at the expert's table, {self.plays} plays with a choice: rules of "
                 f"thumb would play otherwise in {self.differ / self.plays:.1%}, a card at "
                 f"random in {self.at_random / self.plays:.1%}; the slip rate that differs as "
