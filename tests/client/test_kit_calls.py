@@ -35,13 +35,14 @@ def client(server):
 
 
 def test_a_whole_match_read_through_typed_results(client):
-    match = client.create_match(PEOPLE, rules={"end_score": 20}, client_seed="kit")
+    # A short match: its every round is judged below, at some ten seconds a round.
+    match = client.create_match(PEOPLE, rules={"end_score": 10}, client_seed="kit")
     assert isinstance(match, CreatedMatch) and match.status == "passing"
     assert sorted(match.tokens) == ["0", "1", "2", "3"] and match.you is None
     seats = [client.seat(match.token(s)) for s in range(4)]
     mine = seats[0].match(match.id)
     assert isinstance(mine, MatchView) and mine.you is not None and mine.you.seat == 0
-    assert len(mine.you.hand) == 13 and mine.rules.end_score == 20 and mine.deck.cards == 52
+    assert len(mine.you.hand) == 13 and mine.rules.end_score == 10 and mine.deck.cards == 52
     assert mine.rules.turn_seconds is None and mine.deadlines == {} and mine.away == []
     assert not mine.extra, "every field of the view is typed"
     _play_out(match, seats)
