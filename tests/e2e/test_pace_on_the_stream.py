@@ -34,8 +34,11 @@ def test_no_paced_move_reaches_a_reader_before_its_due_time(tmp_path):
         assert len(bot_moves) >= 12, [e["type"] for _, e in arrivals]
         for arrived, event in bot_moves:
             due = recorded[event["version"] - 1] + PACE
-            # recorded_at is written to the millisecond
+            # recorded_at is written to the millisecond. Stamped no sooner than due either: a
+            # stamp at the moment of choosing would show the think time. How near its due time
+            # a move lands is a speed figure (`bench pace` counts the moves made against what
+            # the pace allows), not held here, where a loaded machine may make it late.
             assert arrived >= due - 0.001, (event["type"], event["version"], due - arrived)
-            assert abs(recorded[event["version"]] - due) < 0.06, "recorded on the beat"
+            assert recorded[event["version"]] >= due - 0.001, "recorded before its due time"
     finally:
         server.stop()
