@@ -24,7 +24,7 @@ def fixed(x: float, places: int) -> str:
 def test_analyse_a_finished_match_and_step_through_its_blunders_by_keyboard(server,
                                                                             open_page):
     bots = [{"name": n, "bot": "random"} for n in ("Ann", "Bea", "Cy", "Di")]
-    # Two rounds or so of random bots: enough to judge, blunders and all, in a minute.
+    # A short match of random bots: blunders enough to step through, fewer rounds to judge.
     match = create(server.base, bots, rules={"end_score": 16})
     wait_until(lambda: view(server.base, match["id"])["status"] == "finished",
                timeout=WAIT_MS / 1000)
