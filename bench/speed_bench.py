@@ -1,13 +1,15 @@
-"""The expert's search in this checkout against another's, on one machine at one moment: a
-change meant to make it faster measured side by side.
+"""The expert's search and the analysis's judge in this checkout against another's, on one
+machine at one moment: a change meant to make them faster measured side by side.
 
 Timings on a shared machine drift by tens of percent from one minute to the next, far more
 than a speed-up worth having, so two runs one after the other cannot tell it. Here both
 versions live in one process and take turns decision by decision (and rollout by rollout),
 so that both meet the same load; the ratio of their totals is the figure. The other
-checkout's `MODULES` are loaded under names of their own, each importing the others' other
-versions; everything else (the rules, the views, the knowledge) is shared, so the two are
-compared only where they may differ. Both must choose alike: a speed-up changes nothing else.
+checkout's `MODULES` are loaded from their sources under names of their own, each importing
+the others' other versions; everything else (the rules, the views, the knowledge) is
+shared, so the two are compared only where they may differ. Both must choose alike and judge
+alike: a speed-up changes nothing else. The other checkout's rollout always runs
+interpreted, so `--against .` weighs this checkout's compiled rollout against its own source.
 
     python -m bench.speed_bench --against ../other-checkout [--positions 40] [--rounds 3]
 """
@@ -24,14 +26,17 @@ from statistics import mean, quantiles
 from types import ModuleType
 from typing import Any
 
+from bench.analysis_bench import SPEED_SEED, played_match
 from bench.search_bench import positions
+from domain import analysis as this_analysis
 from domain.bots import expert as this_expert
 from domain.bots import rollout as this_rollout
 from domain.cards import TWO_OF_CLUBS
 from domain.rules import Rules
 
 # The modules a speed-up of the search touches, in the order they import one another.
-MODULES = ("domain.bots.rollout", "domain.bots.sampling", "domain.bots.expert")
+MODULES = ("domain.bots.rollout", "domain.bots.sampling", "domain.bots.pass_search",
+           "domain.bots.expert", "domain.analysis")
 
 
 def load_other(checkout: Path) -> dict[str, ModuleType]:
@@ -117,6 +122,20 @@ class Decisions:
         self.chosen.append((index, self.policy.choose_play(self.views[index], Random(index))))
 
 
+class Judging:
+    """Every decision of the first round of a match of bots, judged as the analysis does."""
+
+    def __init__(self, module: Any, log: list[Any], judged: list[Any]) -> None:
+        self.module, self.judged = module, judged
+        self.decisions = module.round_decisions(log, None, 1)
+        self.count = len(self.decisions)
+
+    def __call__(self, index: int) -> None:
+        verdict = self.module.judge(self.decisions[index])
+        self.judged.append((index, verdict.verdict.value,
+                            [(str(o.move), o.expected) for o in verdict.options]))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, required=True, help="the other checkout")
@@ -145,6 +164,16 @@ def main(argv: list[str] | None = None) -> None:
     print(f"expert decision ({len(views)} positions x {args.rounds}), mean p50 p95: "
           f"other {_ms(other_s)}, this {_ms(this_s)}, this/other "
           f"{sum(this_s) / sum(other_s):.3f}; the same card {alike} times of {len(this_s)}")
+
+    log = played_match(SPEED_SEED, rounds=1)
+    other_judged: list[Any] = []
+    this_judged: list[Any] = []
+    other_s, this_s = race(Judging(other["domain.analysis"], log, other_judged),
+                           Judging(this_analysis, log, this_judged), 1)
+    alike = sum(a == b for a, b in zip(sorted(other_judged), sorted(this_judged), strict=True))
+    print(f"a decision judged ({len(this_s)}, a round's), mean p50 p95: other {_ms(other_s)}, "
+          f"this {_ms(this_s)}, this/other {sum(this_s) / sum(other_s):.3f}; the same options "
+          f"and verdict {alike} times of {len(this_s)}")
 
 
 def _ms(times: list[float]) -> str:
