@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml client/pyproject.toml | c
 
 .PHONY: install serve deploy test coverage bench bench-ismcts ismcts-extra bench-scale soak fuzz redis-server chromium screenshots wrk curl-jq
 
-# setup.py compiles the rollout in place: an edit to it is built again before it runs.
-$(STAMP): pyproject.toml client/pyproject.toml setup.py domain/bots/rollout.py
+# setup.py compiles the search's inner loop in place: an edit to it is built again before it runs.
+$(STAMP): pyproject.toml client/pyproject.toml setup.py domain/bots/rollout.py \
+		domain/bots/sampling.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]' -e ./client

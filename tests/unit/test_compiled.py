@@ -1,5 +1,6 @@
-"""The rollout runs compiled (setup.py), and the compiled module plays card for card as its
-own source does when the interpreter runs it: same plays, same scores, same searched cards."""
+"""The search's inner loop runs compiled (setup.py): the rollout and the dealing of the unseen
+cards. Each compiled module plays and deals card for card as its own source does when the
+interpreter runs it: same plays, same scores, same searched cards, same deals."""
 
 from __future__ import annotations
 
@@ -13,34 +14,42 @@ from types import ModuleType
 import pytest
 
 import domain.bots.rollout as compiled
+import domain.bots.sampling as compiled_sampling
 from domain.bots.expert import table_of
 from domain.bots.knowledge import knowledge
 from domain.views import view_for
 from tests.unit.test_rollout import OPTIONS, _into_round
 
-SOURCE = Path(compiled.__file__).parent / "rollout.py"
+COMPILED = (compiled, compiled_sampling)
 
 
-def _interpreted() -> ModuleType:
-    """The rollout's source, loaded as a module of its own and run by the interpreter."""
-    spec = importlib.util.spec_from_file_location("rollout_interpreted", SOURCE)
+def _source(module: ModuleType) -> Path:
+    return Path(module.__file__ or "").parent / (module.__name__.rsplit(".", 1)[1] + ".py")
+
+
+def _interpreted(module: ModuleType) -> ModuleType:
+    """A compiled module's source, loaded as a module of its own and run by the interpreter."""
+    spec = importlib.util.spec_from_file_location(f"{module.__name__}_interpreted",
+                                                  _source(module))
     assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # where its dataclass looks itself up
-    spec.loader.exec_module(module)
-    return module
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = loaded  # where its dataclasses look themselves up
+    spec.loader.exec_module(loaded)
+    return loaded
 
 
-INTERPRETED = _interpreted()
+INTERPRETED = _interpreted(compiled)
+INTERPRETED_SAMPLING = _interpreted(compiled_sampling)
 FIELDS = [f.name for f in dataclasses.fields(INTERPRETED.Table)]
 
 
-def test_the_rollout_in_use_is_compiled_from_its_source_as_it_stands():
-    built = Path(compiled.__file__)
+@pytest.mark.parametrize("module", COMPILED, ids=lambda m: m.__name__)
+def test_the_module_in_use_is_compiled_from_its_source_as_it_stands(module):
+    built, source = Path(module.__file__), _source(module)
     assert built.suffix == ".so", f"{built} is not compiled: run `make install`"
-    assert built.stat().st_mtime >= SOURCE.stat().st_mtime, (
-        f"{SOURCE} changed after it was compiled: run `make install`")
-    assert not INTERPRETED.__file__.endswith(".so")
+    assert built.stat().st_mtime >= source.stat().st_mtime, (
+        f"{source} changed after it was compiled: run `make install`")
+    assert not _interpreted(module).__file__.endswith(".so")
 
 
 def _copies(table: compiled.Table) -> tuple[compiled.Table, object]:
@@ -83,3 +92,18 @@ def test_the_compiled_rollout_plays_as_its_source(rules, seed):
     assert compiled.rollout(rules, fast, fast_trace) == INTERPRETED.rollout(
         rules, slow, slow_trace)
     assert fast_trace == slow_trace and fast_trace
+
+
+@pytest.mark.parametrize("rules", OPTIONS[:2], ids=range(2))
+@pytest.mark.parametrize("seed", range(30))
+def test_the_compiled_sampler_deals_as_its_source(rules, seed):
+    """From any point of a round, both deal the unseen cards alike from the same draws."""
+    rng = Random(seed)
+    state, _ = _into_round(rules, rng, plays=rng.choice([0, 1, 4, rng.randrange(52)]))
+    view = view_for(state, state.round.turn)
+    k = knowledge(view)
+    fast = compiled_sampling.Sampler(view, k, whole_pass=seed % 2 == 1)
+    slow = INTERPRETED_SAMPLING.Sampler(view, k, whole_pass=seed % 2 == 1)
+    fast_rng, slow_rng = Random(seed), Random(seed)
+    for _ in range(25):
+        assert fast.deal(fast_rng) == slow.deal(slow_rng)
