@@ -1,5 +1,6 @@
 """A wheel built from the source and installed in a fresh virtual environment serves the
-contract and its browsable page: nothing it needs is left behind in the source tree."""
+contract and its browsable page, its compiled modules compiled: nothing it needs is left
+behind in the source tree."""
 
 from __future__ import annotations
 
@@ -42,6 +43,13 @@ def test_an_installed_wheel_serves_the_contract_and_its_page(tmp_path):
         where = subprocess.run([str(python), "-c", "import api; print(api.__file__)"],
                                capture_output=True, text=True, env=env, cwd=tmp_path)
         assert Path(where.stdout.strip()).is_relative_to(fresh), where.stdout + where.stderr
+        # The search's inner loop ships compiled, and runs so from the wheel.
+        built = subprocess.run([str(python), "-c", "import domain.bots.rollout as r, "
+                                "domain.bots.sampling as s; print(r.__file__); print(s.__file__)"],
+                               capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert len(built.stdout.split()) == 2, built
+        for module in built.stdout.split():
+            assert Path(module).is_relative_to(fresh) and module.endswith(".so"), built
         spec = call(server.base, "GET", "/openapi.yaml")
         assert spec.status == 200 and spec.body.startswith("openapi:")
         page = call(server.base, "GET", "/docs/")
