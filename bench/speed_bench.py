@@ -8,8 +8,8 @@ so that both meet the same load; the ratio of their totals is the figure. The ot
 checkout's `MODULES` are loaded from their sources under names of their own, each importing
 the others' other versions; everything else (the rules, the views, the knowledge) is
 shared, so the two are compared only where they may differ. Both must choose alike and judge
-alike: a speed-up changes nothing else. The other checkout's rollout always runs
-interpreted, so `--against .` weighs this checkout's compiled rollout against its own source.
+alike: a speed-up changes nothing else. The other checkout's modules always run interpreted,
+so `--against .` weighs this checkout's compiled modules (setup.py) against their sources.
 
     python -m bench.speed_bench --against ../other-checkout [--positions 40] [--rounds 3]
 """

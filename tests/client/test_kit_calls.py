@@ -35,7 +35,7 @@ def client(server):
 
 
 def test_a_whole_match_read_through_typed_results(client):
-    # A short match: its every round is judged below, at some ten seconds a round.
+    # A short match: its every round is judged below.
     match = client.create_match(PEOPLE, rules={"end_score": 10}, client_seed="kit")
     assert isinstance(match, CreatedMatch) and match.status == "passing"
     assert sorted(match.tokens) == ["0", "1", "2", "3"] and match.you is None

@@ -67,7 +67,7 @@ def test_a_whole_match_and_its_refusals_keep_the_contract(client):
     while (view := client("GET", path).json())["status"] not in ("finished", "abandoned"):
         if not asked and view["round"] == 2:
             # The analysis of round 1, asked for while the match goes on (judging every round
-            # of the match would check the same shapes again, at some ten seconds a round).
+            # of the match would check the same shapes again, round after round).
             client("GET", f"{path}/analysis")  # 404: nobody asked
             client("POST", f"{path}/analysis", {})
             asked = True
